@@ -1,0 +1,108 @@
+// Shared helpers for the end-to-end specs and the benchmark: a loopback static server over
+// dist/ (optionally under a sub-path) and a Chromium launched from Debian's package.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { chromium } from 'playwright-core';
+
+export const DIST = path.resolve(process.env.PE_LAB_DIST || 'dist');
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css',
+  '.f16': 'application/octet-stream',
+  '.json': 'application/json',
+  '.png': 'image/png',
+};
+
+/** Serves `root` on 127.0.0.1 at a free port, under `prefix` ("/" or "/course/pe-lab/"). */
+export async function startServer({ root = DIST, prefix = '/' } = {}) {
+  const log = [];
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    log.push(url.pathname);
+    if (!url.pathname.startsWith(prefix)) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    let rel = decodeURIComponent(url.pathname.slice(prefix.length)) || 'index.html';
+    const file = path.join(root, rel);
+    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    const body = fs.readFileSync(file);
+    const headers = { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' };
+    if ((req.headers['accept-encoding'] || '').includes('gzip')) {
+      headers['content-encoding'] = 'gzip';
+      res.writeHead(200, headers).end(zlib.gzipSync(body, { level: 9 }));
+    } else {
+      res.writeHead(200, headers).end(body);
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return { origin: `http://127.0.0.1:${port}`, url: `http://127.0.0.1:${port}${prefix}`, log, close: () => new Promise((r) => server.close(r)) };
+}
+
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+}
+
+/**
+ * Opens a page that records console errors, page errors and every request.
+ * Resolves when the app has painted at least one chart.
+ */
+export async function openApp(browser, url, { viewport = { width: 1280, height: 900 }, colorScheme = 'light', deviceScaleFactor = 1 } = {}) {
+  const context = await browser.newContext({ viewport, colorScheme, deviceScaleFactor, acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = [];
+  const requests = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+  page.on('pageerror', (err) => errors.push(String(err)));
+  page.on('request', (req) => requests.push(req.url()));
+  await page.goto(url);
+  await waitForPaint(page);
+  return { page, context, errors, requests };
+}
+
+/** Waits until the app has painted at least `min` charts. */
+export async function waitForPaint(page, min = 1) {
+  await page.waitForFunction((n) => (window.__peLab?.paints ?? 0) >= n, min, { timeout: 20000 });
+}
+
+/** Paint count so far. */
+export async function paints(page) {
+  return page.evaluate(() => window.__peLab?.paints ?? 0);
+}
+
+/** Waits for the paints triggered by the last action to finish (effects run in microtasks). */
+export async function settle(page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+}
+
+/** The canvas pixels of a panel's first chart, as a data URL (to compare before and after). */
+export async function canvasData(page, panel, index = 0) {
+  return page.evaluate(([p, i]) => document.querySelectorAll(`[data-panel="${p}"] canvas`)[i].toDataURL(), [panel, index]);
+}
+
+/** Sets a range input to a value and fires `input`, as a user dragging it would. */
+export async function slide(page, selector, value) {
+  await page.evaluate(([sel, v]) => {
+    const el = document.querySelector(sel);
+    el.value = String(v);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, [selector, value]);
+}
+
+export function query(page) {
+  return new URL(page.url()).searchParams;
+}

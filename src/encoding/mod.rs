@@ -1,0 +1,13 @@
+//! The mathematics of positional encodings: plain Rust, no UI, no browser.
+//!
+//! Words used everywhere in this crate:
+//! - `pos`: a position (a token index), `0 ≤ pos < seq_len`. **Rows are positions.**
+//! - `col`: a column of the encoding matrix, `0 ≤ col < d_model`.
+//! - `i`: the pair index. Columns of one pair share one frequency `ω_i = base^(-2i/d_model)`.
+//! - `d_model`: the embedding width; `base`: the wavelength base (10000 in Vaswani et al.).
+//! - A matrix is stored row-major, shape `(seq_len, d_model)`.
+
+pub mod similarity;
+pub mod sinusoidal;
+
+pub use sinusoidal::{ColumnKind, Layout, Sinusoid};

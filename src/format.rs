@@ -1,0 +1,145 @@
+//! Numbers and formulas for people: short readable numbers and MathML strings built from
+//! values the app computed (never from user text).
+
+/// `v` with about `digits` significant digits, switching to `a×10ⁿ` style for very large or
+/// small magnitudes.
+pub fn sig(v: f64, digits: usize) -> String {
+    if !v.is_finite() {
+        return format!("{v}");
+    }
+    if v == 0.0 {
+        return "0".to_string();
+    }
+    let a = v.abs();
+    if !(1e-4..1e6).contains(&a) {
+        return format!("{:.*e}", digits.saturating_sub(1), v);
+    }
+    let magnitude = a.log10().floor() as i32;
+    let decimals = (digits as i32 - 1 - magnitude).max(0) as usize;
+    let s = format!("{v:.decimals$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+/// A MathML number.
+fn mn(v: &str) -> String {
+    format!("<mn>{v}</mn>")
+}
+
+fn mi(v: &str) -> String {
+    format!("<mi>{v}</mi>")
+}
+
+fn mo(v: &str) -> String {
+    format!("<mo>{v}</mo>")
+}
+
+/// `<math>` around a row of MathML.
+pub fn math(row: &str) -> String {
+    format!("<math display=\"block\"><mrow>{row}</mrow></math>")
+}
+
+/// The general sinusoidal definition for both column kinds.
+pub fn sinusoidal_definition() -> String {
+    let angle = |f: &str| {
+        format!(
+            "{}{}<mfrac>{}<msup>{}<mrow>{}</mrow></msup></mfrac>{}",
+            mi(f),
+            mo("("),
+            mi("pos"),
+            mi("base"),
+            format_args!(
+                "<mfrac><mrow>{}{}</mrow>{}</mfrac>",
+                mn("2"),
+                mi("i"),
+                mi("d")
+            ),
+            mo(")")
+        )
+    };
+    let lhs = |col: &str| {
+        format!(
+            "{}{}{}{}<mrow>{}</mrow>{}{}",
+            mi("PE"),
+            mo("["),
+            mi("pos"),
+            mo(","),
+            col,
+            mo("]"),
+            mo("=")
+        )
+    };
+    format!(
+        "<math display=\"block\"><mtable><mtr><mtd>{}{}</mtd></mtr><mtr><mtd>{}{}</mtd></mtr></mtable></math>",
+        lhs(&format!("{}{}", mn("2"), mi("i"))),
+        angle("sin"),
+        lhs(&format!("{}{}{}", mn("2"), mi("i"), format_args!("{}{}", mo("+"), mn("1")))),
+        angle("cos")
+    )
+}
+
+/// One cell's formula with its numbers substituted:
+/// `PE[pos, col] = f(pos / base^(2i/d)) = value`.
+pub fn sinusoidal_cell(
+    pos: usize,
+    col: usize,
+    i: usize,
+    func: &str,
+    base: f64,
+    d_model: usize,
+    value: f64,
+) -> String {
+    math(&format!(
+        "{}{}{}{}{}{}{}{}{}<mfrac>{}<msup>{}<mrow><mfrac>{}{}</mfrac></mrow></msup></mfrac>{}{}{}",
+        mi("PE"),
+        mo("["),
+        mn(&pos.to_string()),
+        mo(","),
+        mn(&col.to_string()),
+        mo("]"),
+        mo("="),
+        mi(func),
+        mo("("),
+        mn(&pos.to_string()),
+        mn(&sig(base, 6)),
+        mn(&(2 * i).to_string()),
+        mn(&d_model.to_string()),
+        mo(")"),
+        mo("="),
+        mn(&sig(value, 6)),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn significant_digits() {
+        assert_eq!(sig(0.123456, 3), "0.123");
+        assert_eq!(sig(10000.0, 4), "10000");
+        assert_eq!(sig(std::f64::consts::TAU, 4), "6.283");
+        assert_eq!(sig(1.5e-7, 3), "1.50e-7");
+        assert_eq!(sig(-0.5, 3), "-0.5");
+        assert_eq!(sig(0.0, 3), "0");
+    }
+
+    #[test]
+    fn cell_formula_substitutes_numbers() {
+        let m = sinusoidal_cell(3, 5, 2, "cos", 10000.0, 16, 0.25);
+        assert!(m.starts_with("<math"));
+        for part in [
+            "<mn>3</mn>",
+            "<mn>5</mn>",
+            "<mi>cos</mi>",
+            "<mn>4</mn>",
+            "<mn>16</mn>",
+            "<mn>0.25</mn>",
+        ] {
+            assert!(m.contains(part), "{part} missing in {m}");
+        }
+    }
+}

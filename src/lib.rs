@@ -1,0 +1,24 @@
+//! PE Lab: an interactive laboratory for positional encodings in transformers.
+//!
+//! The core (`encoding`, `state`, `render`, `export`) is plain Rust, tested natively; the UI
+//! (`ui`, `views`) is a thin Leptos layer over it, compiled only for the browser.
+
+/// The mathematics of positional encodings.
+pub mod encoding;
+/// File formats for exports (CSV, NPY).
+pub mod export;
+/// Readable numbers and MathML formulas.
+pub mod format;
+/// Colour maps, heatmap rasters, line envelopes and chart drawing.
+pub mod render;
+/// "Copy as NumPy" snippets.
+pub mod snippets;
+/// The shareable state and its URL form.
+pub mod state;
+
+/// Shared widgets and the app shell (browser only).
+#[cfg(target_arch = "wasm32")]
+pub mod ui;
+/// One module per view (browser only).
+#[cfg(target_arch = "wasm32")]
+pub mod views;

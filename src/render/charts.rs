@@ -1,0 +1,440 @@
+//! Chart frames and line charts drawn with plotters on any backend: the browser passes a canvas,
+//! tests pass an SVG string. Heatmap cells are not drawn here: the caller paints them as one
+//! image into the [`PlotRect`] that [`draw_heatmap_frame`] returns.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::colormap::ColorMap;
+use super::envelope::{polyline, Column};
+
+/// Colours and scale of a chart. `scale` is the device pixel ratio: every length is multiplied
+/// by it, so charts are sharp on HiDPI screens.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Theme {
+    pub background: RGBColor,
+    pub text: RGBColor,
+    pub grid: RGBColor,
+    pub axis: RGBColor,
+    pub scale: f64,
+}
+
+impl Theme {
+    pub fn light(scale: f64) -> Theme {
+        Theme {
+            background: RGBColor(255, 255, 255),
+            text: RGBColor(28, 30, 36),
+            grid: RGBColor(226, 228, 234),
+            axis: RGBColor(90, 94, 104),
+            scale,
+        }
+    }
+
+    pub fn dark(scale: f64) -> Theme {
+        Theme {
+            background: RGBColor(22, 24, 30),
+            text: RGBColor(228, 230, 236),
+            grid: RGBColor(52, 56, 66),
+            axis: RGBColor(160, 164, 176),
+            scale,
+        }
+    }
+
+    /// A length in CSS pixels, in device pixels.
+    pub fn px(&self, css_px: f64) -> u32 {
+        (css_px * self.scale).round().max(1.0) as u32
+    }
+
+    fn font(&self, css_px: f64) -> TextStyle<'static> {
+        ("sans-serif", css_px * self.scale)
+            .into_font()
+            .color(&self.text)
+    }
+}
+
+/// Okabe–Ito colours, distinguishable with the common colour-vision deficiencies.
+pub const SERIES_COLOURS: [RGBColor; 7] = [
+    RGBColor(0, 114, 178),
+    RGBColor(213, 94, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+    RGBColor(230, 159, 0),
+    RGBColor(86, 180, 233),
+    RGBColor(120, 120, 120),
+];
+
+/// The colour of the `n`-th series.
+pub fn series_colour(n: usize) -> RGBColor {
+    SERIES_COLOURS[n % SERIES_COLOURS.len()]
+}
+
+/// The plotting area of a chart, in device pixels of the whole drawing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct PlotRect {
+    pub x0: i32,
+    pub y0: i32,
+    pub x1: i32,
+    pub y1: i32,
+}
+
+impl PlotRect {
+    pub fn width(&self) -> usize {
+        (self.x1 - self.x0).max(0) as usize
+    }
+
+    pub fn height(&self) -> usize {
+        (self.y1 - self.y0).max(0) as usize
+    }
+
+    /// The point as a fraction `(fx, fy)` of the area, if inside it.
+    pub fn fraction(&self, x: f64, y: f64) -> Option<(f64, f64)> {
+        let fx = (x - self.x0 as f64) / self.width().max(1) as f64;
+        let fy = (y - self.y0 as f64) / self.height().max(1) as f64;
+        ((0.0..1.0).contains(&fx) && (0.0..1.0).contains(&fy)).then_some((fx, fy))
+    }
+}
+
+fn rect_of<DB: DrawingBackend, C: plotters::coord::CoordTranslate>(
+    chart: &ChartContext<'_, DB, C>,
+) -> PlotRect {
+    let (xs, ys) = chart.plotting_area().get_pixel_range();
+    PlotRect {
+        x0: xs.start,
+        y0: ys.start,
+        x1: xs.end,
+        y1: ys.end,
+    }
+}
+
+/// How a series is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeriesStyle {
+    Line,
+    Points,
+}
+
+/// One named series, already reduced to display columns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    pub name: String,
+    pub colour: RGBColor,
+    pub columns: Vec<Column>,
+    pub style: SeriesStyle,
+}
+
+/// A shaded vertical band with a label (a trained range, a correction range, a marker).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Band {
+    pub x0: f64,
+    pub x1: f64,
+    pub label: String,
+}
+
+/// A line chart: axes, optional log-scaled y, series, bands and a legend.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineChart {
+    pub x_label: String,
+    pub y_label: String,
+    pub x_range: (f64, f64),
+    pub y_range: (f64, f64),
+    /// Draw y on a log10 axis (values and range must be positive).
+    pub y_log: bool,
+    pub series: Vec<Series>,
+    pub bands: Vec<Band>,
+}
+
+impl LineChart {
+    /// Maps a y value onto the drawn axis.
+    pub fn y_axis_value(&self, y: f64) -> f64 {
+        if self.y_log {
+            y.max(f64::MIN_POSITIVE).log10()
+        } else {
+            y
+        }
+    }
+
+    /// The data x at a horizontal fraction of the plotting area.
+    pub fn x_at_fraction(&self, fx: f64) -> f64 {
+        self.x_range.0 + fx * (self.x_range.1 - self.x_range.0)
+    }
+}
+
+/// A `(lo, hi)` range that plotters can draw (finite, non-empty).
+pub fn usable_range(lo: f64, hi: f64) -> (f64, f64) {
+    if !lo.is_finite() || !hi.is_finite() {
+        return (0.0, 1.0);
+    }
+    if hi - lo > f64::EPSILON * hi.abs().max(1.0) {
+        (lo, hi)
+    } else {
+        (lo - 0.5, hi + 0.5)
+    }
+}
+
+/// A y range that encloses every column of every series with a little headroom.
+pub fn fit_y_range(series: &[Series], log: bool) -> (f64, f64) {
+    let (lo, hi) = series
+        .iter()
+        .flat_map(|s| s.columns.iter())
+        .filter(|c| !log || c.lo > 0.0)
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), c| {
+            (lo.min(c.lo), hi.max(c.hi))
+        });
+    if log {
+        usable_range(lo, hi)
+    } else {
+        let pad = (hi - lo) * 0.05;
+        usable_range(lo - pad, hi + pad)
+    }
+}
+
+fn axis_label(v: f64) -> String {
+    let a = v.abs();
+    if a != 0.0 && !(1e-3..1e5).contains(&a) {
+        format!("{v:.0e}")
+    } else if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        let s = format!("{v:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+fn log_axis_label(v: f64) -> String {
+    if (v - v.round()).abs() < 1e-9 {
+        format!("1e{}", v.round() as i64)
+    } else {
+        String::new()
+    }
+}
+
+/// Draws a line chart and returns its plotting area.
+pub fn draw_line_chart<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &LineChart,
+    theme: &Theme,
+) -> Result<PlotRect, DrawingAreaErrorKind<DB::ErrorType>> {
+    area.fill(&theme.background)?;
+    let (x0, x1) = usable_range(chart.x_range.0, chart.x_range.1);
+    let (ylo, yhi) = if chart.y_log {
+        let (a, b) = usable_range(chart.y_range.0.max(1e-300), chart.y_range.1.max(1e-300));
+        usable_range(a.log10(), b.log10())
+    } else {
+        usable_range(chart.y_range.0, chart.y_range.1)
+    };
+    let y_fmt = |v: &f64| {
+        if chart.y_log {
+            log_axis_label(*v)
+        } else {
+            axis_label(*v)
+        }
+    };
+    let x_fmt = |v: &f64| axis_label(*v);
+    let mut ctx = ChartBuilder::on(area)
+        .margin(theme.px(10.0))
+        .x_label_area_size(theme.px(38.0))
+        .y_label_area_size(theme.px(56.0))
+        .build_cartesian_2d(x0..x1, ylo..yhi)?;
+    ctx.configure_mesh()
+        .x_desc(chart.x_label.as_str())
+        .y_desc(chart.y_label.as_str())
+        .label_style(theme.font(12.0))
+        .axis_desc_style(theme.font(13.0))
+        .bold_line_style(theme.grid)
+        .light_line_style(theme.background)
+        .axis_style(theme.axis)
+        .x_labels(8)
+        .y_labels(7)
+        .x_label_formatter(&x_fmt)
+        .y_label_formatter(&y_fmt)
+        .draw()?;
+    for (n, band) in chart.bands.iter().enumerate() {
+        let colour = series_colour(SERIES_COLOURS.len() - 1 - n % 3);
+        ctx.draw_series(std::iter::once(Rectangle::new(
+            [(band.x0.max(x0), ylo), (band.x1.min(x1), yhi)],
+            colour.mix(0.12).filled(),
+        )))?;
+        let label_x = band.x0.max(x0);
+        ctx.draw_series(std::iter::once(Text::new(
+            band.label.clone(),
+            (label_x, yhi),
+            theme.font(11.0).pos(plotters::style::text_anchor::Pos::new(
+                plotters::style::text_anchor::HPos::Left,
+                plotters::style::text_anchor::VPos::Top,
+            )),
+        )))?;
+    }
+    let stroke = theme.px(2.0);
+    let radius = theme.px(3.0) as i32;
+    for s in &chart.series {
+        let map = |c: &Column| {
+            (
+                c.x,
+                chart.y_axis_value(c.lo).max(ylo).min(yhi),
+                chart.y_axis_value(c.hi).max(ylo).min(yhi),
+            )
+        };
+        let colour = s.colour;
+        let drawn = match s.style {
+            SeriesStyle::Line => {
+                let mapped: Vec<Column> = s
+                    .columns
+                    .iter()
+                    .map(|c| {
+                        let (x, lo, hi) = map(c);
+                        Column { x, lo, hi }
+                    })
+                    .collect();
+                ctx.draw_series(std::iter::once(PathElement::new(
+                    polyline(&mapped),
+                    colour.stroke_width(stroke),
+                )))?
+            }
+            SeriesStyle::Points => ctx.draw_series(s.columns.iter().map(|c| {
+                let (x, lo, _) = map(c);
+                Circle::new((x, lo), radius, colour.stroke_width(theme.px(1.5)))
+            }))?,
+        };
+        let legend_len = theme.px(18.0) as i32;
+        drawn.label(s.name.as_str()).legend(move |(x, y)| {
+            PathElement::new(
+                vec![(x, y), (x + legend_len, y)],
+                colour.stroke_width(stroke),
+            )
+        });
+    }
+    if !chart.series.is_empty() {
+        ctx.configure_series_labels()
+            .background_style(theme.background.mix(0.85))
+            .border_style(theme.grid)
+            .label_font(theme.font(12.0))
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()?;
+    }
+    Ok(rect_of(&ctx))
+}
+
+/// A colour bar beside a heatmap.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColourBar<'a> {
+    pub cmap: &'a ColorMap,
+    pub lo: f64,
+    pub hi: f64,
+    pub label: String,
+}
+
+/// Axes and colour bar of a heatmap whose rows run top to bottom.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeatmapFrame<'a> {
+    pub x_label: String,
+    pub y_label: String,
+    /// Matrix columns along x, `0..n_cols`.
+    pub n_cols: usize,
+    /// Matrix rows down y, `0..n_rows`, row 0 at the top.
+    pub n_rows: usize,
+    pub colour_bar: ColourBar<'a>,
+}
+
+/// Draws the frame of a heatmap and returns the area the image must fill.
+pub fn draw_heatmap_frame<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    frame: &HeatmapFrame<'_>,
+    theme: &Theme,
+) -> Result<PlotRect, DrawingAreaErrorKind<DB::ErrorType>> {
+    area.fill(&theme.background)?;
+    let (w, _) = area.dim_in_pixel();
+    let bar_w = theme.px(70.0).min(w / 3);
+    let (main, bar) = area.split_horizontally(w - bar_w);
+    let n_cols = frame.n_cols.max(1) as f64;
+    let n_rows = frame.n_rows.max(1) as f64;
+    let int_fmt = |v: &f64| {
+        if v.fract() == 0.0 {
+            format!("{v:.0}")
+        } else {
+            String::new()
+        }
+    };
+    let mut ctx = ChartBuilder::on(&main)
+        .margin(theme.px(10.0))
+        .x_label_area_size(theme.px(38.0))
+        .y_label_area_size(theme.px(56.0))
+        .build_cartesian_2d(0.0..n_cols, n_rows..0.0)?;
+    ctx.configure_mesh()
+        .disable_mesh()
+        .x_desc(frame.x_label.as_str())
+        .y_desc(frame.y_label.as_str())
+        .label_style(theme.font(12.0))
+        .axis_desc_style(theme.font(13.0))
+        .axis_style(theme.axis)
+        .x_labels(8)
+        .y_labels(8)
+        .x_label_formatter(&int_fmt)
+        .y_label_formatter(&int_fmt)
+        .draw()?;
+    let rect = rect_of(&ctx);
+
+    let cb = &frame.colour_bar;
+    let (lo, hi) = usable_range(cb.lo, cb.hi);
+    let mut bar_ctx = ChartBuilder::on(&bar)
+        .margin_top(theme.px(10.0))
+        .margin_bottom(theme.px(48.0))
+        .margin_left(theme.px(6.0))
+        .margin_right(theme.px(4.0))
+        .y_label_area_size(0)
+        .right_y_label_area_size(theme.px(44.0))
+        .build_cartesian_2d(0.0..1.0, lo..hi)?;
+    bar_ctx
+        .configure_mesh()
+        .disable_mesh()
+        .disable_x_axis()
+        .label_style(theme.font(11.0))
+        .axis_style(theme.axis)
+        .y_labels(5)
+        .y_label_formatter(&|v| axis_label(*v))
+        .draw()?;
+    const STEPS: usize = 96;
+    let step = (hi - lo) / STEPS as f64;
+    bar_ctx.draw_series((0..STEPS).map(|n| {
+        let v0 = lo + n as f64 * step;
+        let rgb = cb.cmap.at((n as f64 + 0.5) / STEPS as f64);
+        Rectangle::new(
+            [(0.0, v0), (1.0, v0 + step)],
+            RGBColor(rgb[0], rgb[1], rgb[2]).filled(),
+        )
+    }))?;
+    bar.draw(&Text::new(
+        cb.label.clone(),
+        (
+            theme.px(4.0) as i32,
+            area.dim_in_pixel().1 as i32 - theme.px(30.0) as i32,
+        ),
+        theme.font(11.0),
+    ))?;
+    Ok(rect)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plot_rect_fractions() {
+        let r = PlotRect {
+            x0: 10,
+            y0: 20,
+            x1: 110,
+            y1: 70,
+        };
+        assert_eq!(r.fraction(60.0, 45.0), Some((0.5, 0.5)));
+        assert_eq!(r.fraction(5.0, 45.0), None);
+    }
+
+    #[test]
+    fn degenerate_ranges_become_drawable() {
+        assert_eq!(usable_range(1.0, 1.0), (0.5, 1.5));
+        assert_eq!(usable_range(f64::NAN, 1.0), (0.0, 1.0));
+        assert_eq!(axis_label(0.25), "0.25");
+        assert_eq!(axis_label(1e6), "1e6");
+        assert_eq!(log_axis_label(-3.0), "1e-3");
+    }
+}

@@ -1,0 +1,343 @@
+//! The whole shareable state of PE Lab and its query-string form (PRODUCT.md §3).
+
+use super::params::{read_choice, read_index_list, FloatSpec, IntSpec, Notices};
+use super::query::{join, split};
+use crate::encoding::sinusoidal::{pair_count, Layout};
+
+/// The views of PE Lab.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum View {
+    #[default]
+    Sinusoidal,
+}
+
+impl View {
+    pub const ALL: [View; 1] = [View::Sinusoidal];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            View::Sinusoidal => "sinusoidal",
+        }
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            View::Sinusoidal => "Sinusoidal",
+        }
+    }
+
+    /// The stable panel IDs of the view, in page order.
+    pub fn panels(self) -> &'static [&'static str] {
+        match self {
+            View::Sinusoidal => &[
+                "pe-heatmap",
+                "pe-curves",
+                "pe-spectrum",
+                "pe-similarity",
+                "pe-offset",
+                "pe-index",
+            ],
+        }
+    }
+}
+
+/// Light, dark, or whatever the system prefers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ThemeChoice {
+    #[default]
+    Auto,
+    Light,
+    Dark,
+}
+
+impl ThemeChoice {
+    pub const OPTIONS: [(&'static str, ThemeChoice); 3] = [
+        ("auto", ThemeChoice::Auto),
+        ("light", ThemeChoice::Light),
+        ("dark", ThemeChoice::Dark),
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ThemeChoice::Auto => "auto",
+            ThemeChoice::Light => "light",
+            ThemeChoice::Dark => "dark",
+        }
+    }
+}
+
+pub const SEQ_LEN: IntSpec = IntSpec {
+    name: "seq_len",
+    label: "Sequence length",
+    min: 1,
+    max: 8192,
+    default: 128,
+    unit: "positions",
+};
+pub const D_MODEL: IntSpec = IntSpec {
+    name: "d_model",
+    label: "d_model",
+    min: 1,
+    max: 4096,
+    default: 128,
+    unit: "dimensions",
+};
+pub const BASE: FloatSpec = FloatSpec {
+    name: "base",
+    label: "Base",
+    min: 2.0,
+    max: 1e7,
+    default: 10000.0,
+    log: true,
+    unit: "",
+};
+pub const P0: IntSpec = IntSpec {
+    name: "p0",
+    label: "Reference position p0",
+    min: 0,
+    max: 8191,
+    default: 32,
+    unit: "",
+};
+pub const OFFSET: IntSpec = IntSpec {
+    name: "offset",
+    label: "Offset k",
+    min: 0,
+    max: 8191,
+    default: 4,
+    unit: "positions",
+};
+/// At most this many curves in `pe-curves`.
+pub const MAX_CURVES: usize = 12;
+
+/// Controls of the Sinusoidal view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SinusoidalState {
+    pub seq_len: usize,
+    pub d_model: usize,
+    pub base: f64,
+    pub layout: Layout,
+    /// Columns drawn in `pe-curves`; `None` means the default spread for the width.
+    pub cols: Option<Vec<usize>>,
+    /// Reference position of the similarity curve.
+    pub p0: usize,
+    /// The offset `k` of the relative-offset panel.
+    pub offset: usize,
+}
+
+impl Default for SinusoidalState {
+    fn default() -> Self {
+        SinusoidalState {
+            seq_len: SEQ_LEN.default as usize,
+            d_model: D_MODEL.default as usize,
+            base: BASE.default,
+            layout: Layout::Interleaved,
+            cols: None,
+            p0: P0.default as usize,
+            offset: OFFSET.default as usize,
+        }
+    }
+}
+
+/// A few sin columns spread from the fastest pair to the middle of the spectrum.
+pub fn default_columns(d_model: usize, layout: Layout) -> Vec<usize> {
+    let pairs = pair_count(d_model);
+    let mut out = Vec::new();
+    for i in [0, pairs / 8, pairs / 4, pairs / 2] {
+        if let Some(col) = crate::encoding::sinusoidal::column_of(
+            i,
+            crate::encoding::ColumnKind::Sin,
+            d_model,
+            layout,
+        ) {
+            if !out.contains(&col) {
+                out.push(col);
+            }
+        }
+    }
+    out
+}
+
+impl SinusoidalState {
+    /// The columns to draw: the chosen ones that exist at this width, or the default spread.
+    pub fn curve_columns(&self) -> Vec<usize> {
+        match &self.cols {
+            Some(cols) => cols.iter().copied().filter(|&c| c < self.d_model).collect(),
+            None => default_columns(self.d_model, self.layout),
+        }
+    }
+
+    /// Adds `col` to the curves, or removes it if drawn (at most [`MAX_CURVES`]).
+    pub fn toggle_column(&mut self, col: usize) {
+        let mut cols = self.curve_columns();
+        if let Some(at) = cols.iter().position(|&c| c == col) {
+            cols.remove(at);
+        } else if cols.len() < MAX_CURVES {
+            cols.push(col);
+        }
+        self.cols = Some(cols);
+    }
+
+    /// `p0` within the current sequence.
+    pub fn p0_in_range(&self) -> usize {
+        self.p0.min(self.seq_len.saturating_sub(1))
+    }
+
+    fn read(get: &dyn Fn(&str) -> Option<String>, notices: &mut Notices) -> SinusoidalState {
+        let seq_len = SEQ_LEN.read(get("seq_len").as_deref(), notices) as usize;
+        let d_model = D_MODEL.read(get("d_model").as_deref(), notices) as usize;
+        let base = BASE.read(get("base").as_deref(), notices);
+        let layout = read_choice(
+            "layout",
+            get("layout").as_deref(),
+            &[
+                ("interleaved", Layout::Interleaved),
+                ("concat", Layout::Concat),
+            ],
+            Layout::Interleaved,
+            notices,
+        );
+        let cols =
+            get("cols").map(|raw| read_index_list("cols", &raw, d_model - 1, MAX_CURVES, notices));
+        let p0_spec = IntSpec {
+            max: seq_len as i64 - 1,
+            ..P0
+        };
+        let p0 = p0_spec.read(get("p0").as_deref(), notices) as usize;
+        let offset = OFFSET.read(get("offset").as_deref(), notices) as usize;
+        SinusoidalState {
+            seq_len,
+            d_model,
+            base,
+            layout,
+            cols,
+            p0,
+            offset,
+        }
+    }
+
+    fn write(&self, out: &mut Vec<(&'static str, String)>) {
+        out.push(("seq_len", self.seq_len.to_string()));
+        out.push(("d_model", self.d_model.to_string()));
+        out.push(("base", format!("{}", self.base)));
+        out.push(("layout", self.layout.name().to_string()));
+        if let Some(cols) = &self.cols {
+            let list: Vec<String> = cols.iter().map(|c| c.to_string()).collect();
+            out.push(("cols", list.join(",")));
+        }
+        out.push(("p0", self.p0.to_string()));
+        out.push(("offset", self.offset.to_string()));
+    }
+}
+
+/// Everything a URL holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AppState {
+    pub view: View,
+    pub theme: ThemeChoice,
+    /// `embed=1`: no site chrome.
+    pub embed: bool,
+    /// `panel=ID`: show only this panel.
+    pub panel: Option<String>,
+    /// `controls=0` hides the controls.
+    pub show_controls: bool,
+    pub sinusoidal: SinusoidalState,
+}
+
+impl Default for AppState {
+    fn default() -> Self {
+        AppState {
+            view: View::default(),
+            theme: ThemeChoice::default(),
+            embed: false,
+            panel: None,
+            show_controls: true,
+            sinusoidal: SinusoidalState::default(),
+        }
+    }
+}
+
+impl AppState {
+    /// Reads any query string into a valid state. Never fails; whatever was adjusted or
+    /// ignored is described in the notices.
+    pub fn from_query(query: &str) -> (AppState, Notices) {
+        let mut notices = Notices::default();
+        let (pairs, dropped) = split(query);
+        if dropped > 0 {
+            notices.push(
+                "URL",
+                format!("only the first {} parameters were read.", pairs.len()),
+            );
+        }
+        let get = |key: &str| -> Option<String> {
+            let pair = pairs.iter().find(|p| p.key == key)?;
+            match &pair.value {
+                Some(v) => Some(v.clone()),
+                None => Some(String::from("(a value over 4096 characters)")),
+            }
+        };
+        let view = read_choice(
+            "view",
+            get("view").as_deref(),
+            &View::ALL.map(|v| (v.name(), v)),
+            View::Sinusoidal,
+            &mut notices,
+        );
+        let theme = read_choice(
+            "theme",
+            get("theme").as_deref(),
+            &ThemeChoice::OPTIONS,
+            ThemeChoice::Auto,
+            &mut notices,
+        );
+        let embed = get("embed").is_some_and(|v| v == "1" || v == "true");
+        let show_controls = get("controls").is_none_or(|v| v != "0" && v != "false");
+        let panel = get("panel").and_then(|p| {
+            if view.panels().contains(&p.as_str()) {
+                Some(p)
+            } else {
+                notices.push(
+                    "panel",
+                    format!(
+                        "“{}” is not a panel of this view; showing all panels.",
+                        super::params::shorten(&p, 24)
+                    ),
+                );
+                None
+            }
+        });
+        let sinusoidal = SinusoidalState::read(&get, &mut notices);
+        (
+            AppState {
+                view,
+                theme,
+                embed,
+                panel,
+                show_controls,
+                sinusoidal,
+            },
+            notices,
+        )
+    }
+
+    /// The query string (without `?`) that restores this exact state.
+    pub fn to_query(&self) -> String {
+        let mut out: Vec<(&'static str, String)> = vec![("view", self.view.name().to_string())];
+        match self.view {
+            View::Sinusoidal => self.sinusoidal.write(&mut out),
+        }
+        if self.theme != ThemeChoice::Auto {
+            out.push(("theme", self.theme.name().to_string()));
+        }
+        if self.embed {
+            out.push(("embed", "1".to_string()));
+        }
+        if let Some(panel) = &self.panel {
+            out.push(("panel", panel.clone()));
+        }
+        if !self.show_controls {
+            out.push(("controls", "0".to_string()));
+        }
+        join(&out)
+    }
+}

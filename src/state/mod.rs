@@ -1,0 +1,9 @@
+//! The application state and its home, the URL query string: parsing with clamping and
+//! notices, and writing back. Plain Rust, tested natively.
+
+pub mod app;
+pub mod params;
+pub mod query;
+
+pub use app::{AppState, SinusoidalState, ThemeChoice, View};
+pub use params::{Notice, Notices};

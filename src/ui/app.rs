@@ -1,0 +1,213 @@
+//! The app shell: state from the URL, theme, notices, site chrome and the current view.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::dom;
+use crate::state::{AppState, Notices, ThemeChoice, View};
+
+/// What every part of the UI may read: the state (its home is the URL), the resolved theme,
+/// and a tick that changes when the layout does.
+#[derive(Clone, Copy)]
+pub struct AppCtx {
+    pub state: RwSignal<AppState>,
+    pub dark: Signal<bool>,
+    pub layout_tick: RwSignal<u32>,
+}
+
+/// Installs the panic banner and mounts the app on `<body>`.
+pub fn start() {
+    install_panic_banner();
+    leptos::mount::mount_to_body(App);
+}
+
+/// A panic logs to the console and shows a visible banner instead of leaving a dead page.
+fn install_panic_banner() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        let Some(doc) = dom::window().and_then(|w| w.document()) else {
+            return;
+        };
+        if let (Ok(banner), Some(body)) = (doc.create_element("div"), doc.body()) {
+            banner.set_class_name("panic-banner");
+            let _ = banner.set_attribute("role", "alert");
+            banner.set_text_content(Some(
+                "PE Lab hit an internal error and stopped updating. Reload the page; the URL keeps your settings.",
+            ));
+            let _ = body.prepend_with_node_1(&banner);
+        }
+    }));
+}
+
+/// The root component.
+#[component]
+pub fn App() -> impl IntoView {
+    let (initial, notices) = AppState::from_query(&dom::location_search());
+    mount_state(initial, notices)
+}
+
+/// Builds the UI for a given state (also used by browser tests).
+pub fn mount_state(initial: AppState, notices: Notices) -> impl IntoView {
+    let state = RwSignal::new(initial);
+    let notices = RwSignal::new(notices);
+    let system_dark = RwSignal::new(dom::media_matches("(prefers-color-scheme: dark)"));
+    watch_system_theme(system_dark);
+    let theme_choice = Memo::new(move |_| state.with(|s| s.theme));
+    let dark = Signal::derive(move || match theme_choice.get() {
+        ThemeChoice::Auto => system_dark.get(),
+        ThemeChoice::Light => false,
+        ThemeChoice::Dark => true,
+    });
+    let layout_tick = RwSignal::new(0u32);
+    let _resize = window_event_listener(leptos::ev::resize, move |_| {
+        layout_tick.update(|t| *t = t.wrapping_add(1));
+    });
+    let ctx = AppCtx {
+        state,
+        dark,
+        layout_tick,
+    };
+    provide_context(ctx);
+
+    // The URL follows the state (replaceState: sliding does not flood the history).
+    let query = Memo::new(move |_| state.with(|s| s.to_query()));
+    Effect::new(move |_| dom::replace_query(&query.get()));
+    // The theme lives on <html> so that CSS and charts agree.
+    Effect::new(move |_| {
+        if let Some(root) = dom::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+        {
+            let _ = root.set_attribute("data-theme", if dark.get() { "dark" } else { "light" });
+        }
+    });
+
+    let embed = state.with_untracked(|s| s.embed);
+    let show_controls = state.with_untracked(|s| s.show_controls);
+    let view = Memo::new(move |_| state.with(|s| s.view));
+    view! {
+        <div class="app" class:embed=embed class:no-controls=!show_controls>
+            {(!embed).then(|| view! { <Header/> })}
+            <NoticeList notices=notices/>
+            <main id="main">
+                {move || match view.get() {
+                    View::Sinusoidal => crate::views::sinusoidal::SinusoidalView().into_any(),
+                }}
+            </main>
+            {(!embed).then(|| view! { <Footer/> })}
+        </div>
+    }
+}
+
+fn watch_system_theme(system_dark: RwSignal<bool>) {
+    let Some(mql) =
+        dom::window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+    else {
+        return;
+    };
+    let listener = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::MediaQueryListEvent)>::new(
+        move |ev: web_sys::MediaQueryListEvent| system_dark.set(ev.matches()),
+    );
+    let _ = mql.add_event_listener_with_callback("change", listener.as_ref().unchecked_ref());
+    // The listener lives as long as the page.
+    listener.forget();
+}
+
+/// Title, view navigation and theme switch.
+#[component]
+fn Header() -> impl IntoView {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let state = ctx.state;
+    let next_theme = move |_| {
+        state.update(|s| {
+            s.theme = match s.theme {
+                ThemeChoice::Auto => {
+                    if ctx.dark.get_untracked() {
+                        ThemeChoice::Light
+                    } else {
+                        ThemeChoice::Dark
+                    }
+                }
+                ThemeChoice::Light => ThemeChoice::Dark,
+                ThemeChoice::Dark => ThemeChoice::Light,
+            }
+        })
+    };
+    view! {
+        <header class="site-header">
+            <a class="skip" href="#main">"Skip to content"</a>
+            <h1>"PE Lab"<span class="tagline">" — how transformers know word order"</span></h1>
+            <nav aria-label="Views">
+                {View::ALL
+                    .into_iter()
+                    .map(|v| {
+                        view! {
+                            <button
+                                class="nav-view"
+                                aria-current=move || state.with(|s| (s.view == v).then_some("page"))
+                                on:click=move |_| state.update(|s| s.view = v)
+                            >
+                                {v.title()}
+                            </button>
+                        }
+                    })
+                    .collect_view()}
+            </nav>
+            <button class="theme-toggle" on:click=next_theme aria-label="Switch light or dark theme">
+                {move || if ctx.dark.get() { "☀ Light" } else { "☾ Dark" }}
+            </button>
+        </header>
+    }
+}
+
+/// What the URL parser adjusted, shown until dismissed.
+#[component]
+fn NoticeList(notices: RwSignal<Notices>) -> impl IntoView {
+    view! {
+        <Show when=move || notices.with(|n| !n.is_empty())>
+            <div class="notices" role="status">
+                <p>
+                    <strong>"Some settings in the link were adjusted:"</strong>
+                    <button class="dismiss" on:click=move |_| notices.set(Notices::default())>
+                        "Dismiss"
+                    </button>
+                </p>
+                <ul>
+                    {move || {
+                        notices
+                            .with(|n| {
+                                n.items
+                                    .iter()
+                                    .map(|item| {
+                                        view! {
+                                            <li>
+                                                <code>{item.param.clone()}</code>
+                                                ": "
+                                                {item.message.clone()}
+                                            </li>
+                                        }
+                                    })
+                                    .collect_view()
+                            })
+                    }}
+                    {move || {
+                        let more = notices.with(|n| n.more);
+                        (more > 0).then(|| view! { <li>{format!("… and {more} more.")}</li> })
+                    }}
+                </ul>
+            </div>
+        </Show>
+    }
+}
+
+#[component]
+fn Footer() -> impl IntoView {
+    view! {
+        <footer class="site-footer">
+            <p>
+                "PE Lab computes everything in your browser; nothing is sent anywhere. "
+                "Formulas follow Vaswani et al. (2017), “Attention Is All You Need”, and are checked against PyTorch and Hugging Face transformers."
+            </p>
+        </footer>
+    }
+}

@@ -1,0 +1,128 @@
+//! Small browser helpers: the URL, downloads, the clipboard, theme queries and paint marks.
+//! Every call tolerates a missing API and reports failure instead of panicking.
+
+use wasm_bindgen::{JsCast, JsValue};
+
+pub fn window() -> Option<web_sys::Window> {
+    web_sys::window()
+}
+
+/// The current query string, with its `?`.
+pub fn location_search() -> String {
+    window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default()
+}
+
+/// Replaces the query string without a new history entry (what sliders do while moving).
+pub fn replace_query(query: &str) {
+    let Some(w) = window() else { return };
+    let Ok(history) = w.history() else { return };
+    let path = w.location().pathname().unwrap_or_default();
+    let url = format!("{path}?{query}");
+    let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+}
+
+/// The full permalink of a query string.
+pub fn permalink(query: &str) -> String {
+    let Some(w) = window() else {
+        return format!("?{query}");
+    };
+    let loc = w.location();
+    format!(
+        "{}{}?{query}",
+        loc.origin().unwrap_or_default(),
+        loc.pathname().unwrap_or_default()
+    )
+}
+
+pub fn device_pixel_ratio() -> f64 {
+    window()
+        .map(|w| w.device_pixel_ratio())
+        .filter(|r| r.is_finite() && *r > 0.0)
+        .unwrap_or(1.0)
+        .min(4.0)
+}
+
+pub fn now_ms() -> f64 {
+    window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
+}
+
+/// Whether a media query matches (false when it cannot be asked).
+pub fn media_matches(query: &str) -> bool {
+    window()
+        .and_then(|w| w.match_media(query).ok().flatten())
+        .is_some_and(|m| m.matches())
+}
+
+/// Records that a chart finished painting: `window.__peLab = {paints, lastPaintMs}`, read by
+/// the benchmark and the end-to-end tests.
+pub fn mark_painted(panel: &str) {
+    let Some(w) = window() else { return };
+    let key = JsValue::from_str("__peLab");
+    let record = js_sys::Reflect::get(&w, &key)
+        .ok()
+        .filter(|v| v.is_object())
+        .unwrap_or_else(|| {
+            let o = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&w, &key, &o);
+            o.into()
+        });
+    let paints = js_sys::Reflect::get(&record, &"paints".into())
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(0.0);
+    let _ = js_sys::Reflect::set(&record, &"paints".into(), &(paints + 1.0).into());
+    let _ = js_sys::Reflect::set(&record, &"lastPaintMs".into(), &now_ms().into());
+    let _ = js_sys::Reflect::set(&record, &"lastPanel".into(), &panel.into());
+}
+
+/// Offers `parts` (strings or byte arrays) as a file download.
+pub fn download_parts(parts: &js_sys::Array, mime: &str, filename: &str) -> Result<(), JsValue> {
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_buffer_source_sequence_and_options(parts, &options)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let result = click_download(&url, filename);
+    // Revoke after the click has been handled.
+    let revoke = wasm_bindgen::closure::Closure::once_into_js(move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    });
+    if let Some(w) = window() {
+        let _ =
+            w.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 10_000);
+    }
+    result
+}
+
+/// Offers a data URL (a canvas PNG) as a file download.
+pub fn download_url(url: &str, filename: &str) -> Result<(), JsValue> {
+    click_download(url, filename)
+}
+
+fn click_download(url: &str, filename: &str) -> Result<(), JsValue> {
+    let document = window()
+        .and_then(|w| w.document())
+        .ok_or_else(|| JsValue::from_str("no document"))?;
+    let a: web_sys::HtmlAnchorElement = document.create_element("a")?.unchecked_into();
+    a.set_href(url);
+    a.set_download(filename);
+    a.set_attribute("hidden", "")?;
+    let body = document
+        .body()
+        .ok_or_else(|| JsValue::from_str("no body"))?;
+    body.append_child(&a)?;
+    a.click();
+    body.remove_child(&a)?;
+    Ok(())
+}
+
+/// Copies text to the clipboard; resolves in the background.
+pub fn copy_text(text: &str) {
+    if let Some(w) = window() {
+        let _ = w.navigator().clipboard().write_text(text);
+    }
+}

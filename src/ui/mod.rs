@@ -1,0 +1,6 @@
+//! The browser layer: app shell, DOM helpers, exports and shared widgets.
+
+pub mod app;
+pub mod dom;
+pub mod export;
+pub mod widgets;

@@ -1,0 +1,377 @@
+//! Shared widgets: range controls, choices, the panel frame, chart canvases and export buttons.
+//! Every view builds from these; none copies them.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use plotters::coord::Shift;
+use plotters::prelude::{DrawingArea, IntoDrawingArea};
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::{Clamped, JsCast};
+
+use super::app::AppCtx;
+use super::dom;
+use crate::format::sig;
+use crate::render::charts::{PlotRect, Theme};
+use crate::state::params::{FloatSpec, IntSpec};
+
+/// What a range control needs to know about its parameter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RangeSpec {
+    pub name: &'static str,
+    pub label: &'static str,
+    pub min: f64,
+    pub max: f64,
+    pub log: bool,
+    pub integer: bool,
+    pub unit: &'static str,
+}
+
+impl From<IntSpec> for RangeSpec {
+    fn from(s: IntSpec) -> Self {
+        RangeSpec {
+            name: s.name,
+            label: s.label,
+            min: s.min as f64,
+            max: s.max as f64,
+            log: false,
+            integer: true,
+            unit: s.unit,
+        }
+    }
+}
+
+impl From<FloatSpec> for RangeSpec {
+    fn from(s: FloatSpec) -> Self {
+        RangeSpec {
+            name: s.name,
+            label: s.label,
+            min: s.min,
+            max: s.max,
+            log: s.log,
+            integer: false,
+            unit: s.unit,
+        }
+    }
+}
+
+/// Rounds a log-slider value to three significant digits, so that slides land on readable
+/// values (10000 stays reachable).
+fn nice(v: f64) -> f64 {
+    if v <= 0.0 || !v.is_finite() {
+        return v;
+    }
+    let magnitude = 10f64.powi(v.log10().floor() as i32 - 2);
+    (v / magnitude).round() * magnitude
+}
+
+fn show_value(v: f64, integer: bool) -> String {
+    if integer {
+        format!("{}", v.round() as i64)
+    } else {
+        sig(v, 6)
+    }
+}
+
+/// A labelled slider with a number box for exact values. Out-of-range or malformed entries are
+/// clamped or refused with a message under the control; the last good value stays.
+#[component]
+pub fn RangeControl(
+    /// The parameter: name, label, range, scale, unit.
+    spec: RangeSpec,
+    /// The current value.
+    #[prop(into)]
+    value: Signal<f64>,
+    /// An upper bound tighter than the spec's (set by another control).
+    #[prop(into, optional)]
+    max: Option<Signal<f64>>,
+    /// Receives every new, already clamped value.
+    on_change: Callback<f64>,
+) -> impl IntoView {
+    let id = format!("ctl-{}", spec.name);
+    let message = RwSignal::new(None::<String>);
+    let upper = move || max.map_or(spec.max, |m| m.get().clamp(spec.min, spec.max));
+    let to_slider = move |v: f64| if spec.log { v.log10() } else { v };
+    let from_slider = move |x: f64| {
+        let v = if spec.log { nice(10f64.powf(x)) } else { x };
+        if spec.integer {
+            v.round()
+        } else {
+            v
+        }
+    };
+    let on_range = move |ev: leptos::ev::Event| {
+        if let Ok(x) = event_target_value(&ev).parse::<f64>() {
+            message.set(None);
+            on_change.run(from_slider(x).clamp(spec.min, upper()));
+        }
+    };
+    let on_number = move |ev: leptos::ev::Event| {
+        let raw = event_target_value(&ev);
+        match raw.trim().parse::<f64>() {
+            Ok(v) if v.is_finite() => {
+                let v = if spec.integer { v.round() } else { v };
+                let clamped = v.clamp(spec.min, upper());
+                message.set((clamped != v).then(|| {
+                    format!(
+                        "{} ranges from {} to {}; used {}.",
+                        spec.label,
+                        show_value(spec.min, spec.integer),
+                        show_value(upper(), spec.integer),
+                        show_value(clamped, spec.integer)
+                    )
+                }));
+                on_change.run(clamped);
+            }
+            _ => {
+                message.set(Some(format!(
+                    "“{}” is not a number; kept {}.",
+                    crate::state::params::shorten(&raw, 20),
+                    show_value(value.get_untracked(), spec.integer)
+                )));
+                // Put the last good value back in the box.
+                if let Some(input) = ev
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+                {
+                    input.set_value(&show_value(value.get_untracked(), spec.integer));
+                }
+            }
+        }
+    };
+    let step = if spec.log {
+        "0.001".to_string()
+    } else if spec.integer {
+        "1".to_string()
+    } else {
+        "any".to_string()
+    };
+    let unit = spec.unit;
+    view! {
+        <div class="control" data-control=spec.name>
+            <label for=id.clone()>{spec.label}</label>
+            <div class="control-row">
+                <input
+                    type="range"
+                    id=id
+                    min=to_slider(spec.min).to_string()
+                    max=move || to_slider(upper()).to_string()
+                    step=step
+                    prop:value=move || to_slider(value.get()).to_string()
+                    aria-valuetext=move || {
+                        format!("{} {}", show_value(value.get(), spec.integer), unit).trim().to_string()
+                    }
+                    on:input=on_range
+                />
+                <input
+                    type="text"
+                    inputmode="decimal"
+                    class="num"
+                    aria-label=format!("{} (exact value)", spec.label)
+                    prop:value=move || show_value(value.get(), spec.integer)
+                    on:change=on_number
+                />
+            </div>
+            <p class="control-msg" role="status">{move || message.get()}</p>
+        </div>
+    }
+}
+
+/// A set of radio buttons for one choice.
+#[component]
+pub fn Choice(
+    /// The URL name of the parameter.
+    name: &'static str,
+    /// The visible label.
+    label: &'static str,
+    /// `(value, label)` pairs.
+    options: Vec<(&'static str, &'static str)>,
+    /// The chosen value.
+    #[prop(into)]
+    value: Signal<String>,
+    on_change: Callback<String>,
+) -> impl IntoView {
+    view! {
+        <fieldset class="control choice" data-control=name>
+            <legend>{label}</legend>
+            {options
+                .into_iter()
+                .map(|(v, text)| {
+                    view! {
+                        <label class="choice-option">
+                            <input
+                                type="radio"
+                                name=name
+                                value=v
+                                prop:checked=move || value.get() == v
+                                on:change=move |_| on_change.run(v.to_string())
+                            />
+                            <span>{text}</span>
+                        </label>
+                    }
+                })
+                .collect_view()}
+        </fieldset>
+    }
+}
+
+/// Whether a panel is shown (`panel=ID` shows one).
+pub fn panel_visible(id: &str) -> bool {
+    use_context::<AppCtx>().is_none_or(|ctx| {
+        ctx.state
+            .with_untracked(|s| s.panel.as_deref().is_none_or(|p| p == id))
+    })
+}
+
+/// A panel: a `<section data-panel=ID>` with heading, chart(s), explanation and exports.
+#[component]
+pub fn Panel(
+    /// The stable panel ID.
+    id: &'static str,
+    /// The heading.
+    title: &'static str,
+    children: Children,
+) -> impl IntoView {
+    let heading = format!("{id}-title");
+    let labelled_by = heading.clone();
+    view! {
+        <section class="panel" data-panel=id aria-labelledby=labelled_by>
+            <h2 id=heading>{title}</h2>
+            {children()}
+        </section>
+    }
+}
+
+/// Painting context handed to a chart's paint function.
+pub struct Painter {
+    pub canvas: web_sys::HtmlCanvasElement,
+    pub theme: Theme,
+}
+
+impl Painter {
+    pub fn area(&self) -> Option<DrawingArea<CanvasBackend, Shift>> {
+        CanvasBackend::with_canvas_object(self.canvas.clone()).map(|b| b.into_drawing_area())
+    }
+
+    /// Puts an RGBA image (exactly `rect`'s size) into the canvas at `rect`.
+    pub fn put_rgba(&self, rect: PlotRect, rgba: &[u8]) {
+        let Ok(Some(ctx)) = self.canvas.get_context("2d") else {
+            return;
+        };
+        let Ok(ctx) = ctx.dyn_into::<web_sys::CanvasRenderingContext2d>() else {
+            return;
+        };
+        if rect.width() == 0 || rect.height() == 0 {
+            return;
+        }
+        if let Ok(img) = web_sys::ImageData::new_with_u8_clamped_array_and_sh(
+            Clamped(rgba),
+            rect.width() as u32,
+            rect.height() as u32,
+        ) {
+            let _ = ctx.put_image_data(&img, rect.x0 as f64, rect.y0 as f64);
+        }
+    }
+}
+
+/// The largest backing store of one canvas side, in device pixels.
+const MAX_CANVAS_PX: f64 = 4096.0;
+
+/// A chart canvas sized to its box at device resolution and repainted by `paint` whenever
+/// anything `paint` reads changes (and on resize or theme change). Pointer positions are handed
+/// out as fractions of the plotting area that `paint` returned.
+#[component]
+pub fn ChartCanvas<P>(
+    /// Reference to the canvas (for PNG export).
+    node_ref: NodeRef<Canvas>,
+    /// The panel this chart belongs to (for paint marks).
+    panel: &'static str,
+    /// Accessible name of the chart.
+    #[prop(into)]
+    label: Signal<String>,
+    /// Height in CSS pixels.
+    #[prop(default = 340.0)]
+    height: f64,
+    /// Paints the chart and returns its plotting area.
+    paint: P,
+    /// Pointer over the plotting area (`None` when it leaves).
+    #[prop(optional)]
+    on_hover: Option<Callback<Option<(f64, f64)>>>,
+    /// A click in the plotting area.
+    #[prop(optional)]
+    on_click: Option<Callback<(f64, f64)>>,
+) -> impl IntoView
+where
+    P: Fn(&Painter) -> Option<PlotRect> + 'static,
+{
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let rect = StoredValue::new(PlotRect::default());
+    Effect::new(move |_| {
+        let dark = ctx.dark.get();
+        ctx.layout_tick.track();
+        let Some(canvas) = node_ref.get() else { return };
+        let dpr = dom::device_pixel_ratio();
+        let css_w = f64::from(canvas.client_width()).max(200.0);
+        let w = (css_w * dpr).min(MAX_CANVAS_PX).round() as u32;
+        let h = (height * dpr).min(MAX_CANVAS_PX).round() as u32;
+        if canvas.width() != w {
+            canvas.set_width(w);
+        }
+        if canvas.height() != h {
+            canvas.set_height(h);
+        }
+        let scale = f64::from(w) / css_w;
+        let theme = if dark {
+            Theme::dark(scale)
+        } else {
+            Theme::light(scale)
+        };
+        let painter = Painter { canvas, theme };
+        if let Some(r) = paint(&painter) {
+            rect.set_value(r);
+        }
+        dom::mark_painted(panel);
+    });
+    let fraction = move |ev: &web_sys::MouseEvent| -> Option<(f64, f64)> {
+        let canvas = node_ref.get_untracked()?;
+        let css_w = f64::from(canvas.client_width()).max(1.0);
+        let scale = f64::from(canvas.width()) / css_w;
+        rect.get_value().fraction(
+            f64::from(ev.offset_x()) * scale,
+            f64::from(ev.offset_y()) * scale,
+        )
+    };
+    let on_move = move |ev: web_sys::MouseEvent| {
+        if let Some(cb) = on_hover {
+            cb.run(fraction(&ev));
+        }
+    };
+    let on_leave = move |_| {
+        if let Some(cb) = on_hover {
+            cb.run(None);
+        }
+    };
+    let on_press = move |ev: web_sys::MouseEvent| {
+        if let (Some(cb), Some(f)) = (on_click, fraction(&ev)) {
+            cb.run(f);
+        }
+    };
+    view! {
+        <canvas
+            class="chart"
+            class:clickable=on_click.is_some()
+            node_ref=node_ref
+            role="img"
+            aria-label=move || label.get()
+            style=format!("height:{height}px")
+            on:mousemove=on_move
+            on:mouseleave=on_leave
+            on:click=on_press
+        ></canvas>
+    }
+}
+
+/// A row of export buttons.
+#[component]
+pub fn ExportBar(children: Children) -> impl IntoView {
+    view! { <div class="exports" role="group" aria-label="Export">{children()}</div> }
+}

@@ -1,0 +1,965 @@
+//! The Sinusoidal view (`view=sinusoidal`): the PE matrix, its columns, spectrum, position
+//! similarity, the relative-offset property and the pair-index table.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use crate::encoding::similarity::{OffsetMap, PositionSimilarity};
+use crate::encoding::sinusoidal::{column_of, ColumnKind};
+use crate::encoding::{Layout, Sinusoid};
+use crate::export::csv;
+use crate::format::{sig, sinusoidal_cell, sinusoidal_definition};
+use crate::render::charts::{
+    draw_heatmap_frame, draw_line_chart, fit_y_range, series_colour, Band, ColourBar, HeatmapFrame,
+    LineChart, PlotRect, Series, SeriesStyle,
+};
+use crate::render::colormap::ColorMap;
+use crate::render::envelope::envelope;
+use crate::render::raster::{AxisSamples, SampledGrid};
+use crate::snippets::sinusoidal_panel;
+use crate::state::app::{BASE, D_MODEL, OFFSET, P0, SEQ_LEN};
+use crate::state::SinusoidalState;
+use crate::ui::app::AppCtx;
+use crate::ui::dom;
+use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
+use crate::ui::widgets::{
+    panel_visible, ChartCanvas, Choice, ExportBar, Painter, Panel, RangeControl,
+};
+
+/// Positions sampled for the offset residual (bounded work at any size).
+const RESIDUAL_POSITIONS: usize = 64;
+/// Rows of the pair-index table shown before eliding the middle.
+const INDEX_ROWS_SHOWN: usize = 32;
+
+/// The name of a column for legends and CSV headers: `col4_sin_i2`.
+fn column_name(pe: &Sinusoid, col: usize) -> String {
+    let (i, kind) = pe.role(col);
+    format!("col{col}_{}_i{i}", kind.name())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn heatmap_frame<'a>(
+    cmap: &'a ColorMap,
+    n_cols: usize,
+    n_rows: usize,
+    x: &str,
+    y: &str,
+    lo: f64,
+    hi: f64,
+    label: &str,
+) -> HeatmapFrame<'a> {
+    HeatmapFrame {
+        x_label: x.to_string(),
+        y_label: y.to_string(),
+        n_cols,
+        n_rows,
+        colour_bar: ColourBar {
+            cmap,
+            lo,
+            hi,
+            label: label.to_string(),
+        },
+    }
+}
+
+fn line_series(
+    name: String,
+    n: usize,
+    ys: &[f64],
+    x_of: impl Fn(usize) -> f64,
+    px: usize,
+    style: SeriesStyle,
+) -> Series {
+    Series {
+        colour: series_colour(n),
+        name,
+        columns: envelope(ys, x_of, px),
+        style,
+    }
+}
+
+/// Draws a line chart filling the canvas.
+fn paint_lines(p: &Painter, chart: &LineChart) -> Option<PlotRect> {
+    let area = p.area()?;
+    draw_line_chart(&area, chart, &p.theme).ok()
+}
+
+/// The Sinusoidal view.
+#[component]
+pub fn SinusoidalView() -> impl IntoView {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let state = ctx.state;
+    let sv = Memo::new(move |_| state.with(|s| s.sinusoidal.clone()));
+    let seq_len = Memo::new(move |_| sv.with(|s| s.seq_len));
+    let d_model = Memo::new(move |_| sv.with(|s| s.d_model));
+    let base = Memo::new(move |_| sv.with(|s| s.base));
+    let layout = Memo::new(move |_| sv.with(|s| s.layout));
+    let pe = Memo::new(move |_| Sinusoid::new(d_model.get(), base.get(), layout.get()));
+    let set = move |f: &dyn Fn(&mut SinusoidalState)| state.update(|s| f(&mut s.sinusoidal));
+    let show_controls = state.with_untracked(|s| s.show_controls);
+
+    let on_seq_len = Callback::new(move |v: f64| set(&|s| s.seq_len = v as usize));
+    let on_d_model = Callback::new(move |v: f64| set(&|s| s.d_model = v as usize));
+    let on_base = Callback::new(move |v: f64| set(&|s| s.base = v));
+    let on_layout = Callback::new(move |v: String| {
+        let l = Layout::from_name(&v).unwrap_or_default();
+        set(&|s| s.layout = l)
+    });
+
+    view! {
+        <div class="view view-sinusoidal">
+            <div class="view-intro">
+                <p>
+                    "Attention on its own treats a sentence as a bag of words. Vaswani et al. add to each token a vector that depends only on its position: "
+                    "pairs of columns hold the sine and cosine of the position at one frequency, and the frequencies fall geometrically from one pair to the next."
+                </p>
+                <div class="formula" inner_html=sinusoidal_definition()></div>
+            </div>
+            {show_controls
+                .then(|| {
+                    view! {
+                        <div class="controls" role="group" aria-label="Sinusoidal encoding controls">
+                            <RangeControl spec=SEQ_LEN.into() value=Signal::derive(move || seq_len.get() as f64) on_change=on_seq_len/>
+                            <RangeControl spec=D_MODEL.into() value=Signal::derive(move || d_model.get() as f64) on_change=on_d_model/>
+                            <RangeControl spec=BASE.into() value=base on_change=on_base/>
+                            <Choice
+                                name="layout"
+                                label="Layout"
+                                options=vec![("interleaved", "Interleaved (sin, cos, sin, …)"), ("concat", "Concatenated [sin … | cos …]")]
+                                value=Signal::derive(move || layout.get().name().to_string())
+                                on_change=on_layout
+                            />
+                        </div>
+                    }
+                })}
+            <div class="panels">
+                <HeatmapPanel pe=pe seq_len=seq_len sv=sv/>
+                <CurvesPanel pe=pe seq_len=seq_len sv=sv/>
+                <SpectrumPanel pe=pe seq_len=seq_len sv=sv/>
+                <SimilarityPanel pe=pe seq_len=seq_len sv=sv/>
+                <OffsetPanel pe=pe seq_len=seq_len sv=sv/>
+                <IndexPanel pe=pe sv=sv/>
+            </div>
+        </div>
+    }
+}
+
+/// Buttons shared by every panel: PNG of a canvas, CSV, and "Copy as NumPy".
+#[component]
+fn PanelExports(
+    panel: &'static str,
+    canvas: NodeRef<Canvas>,
+    sv: Memo<SinusoidalState>,
+    /// Writes the CSV download.
+    csv: Callback<()>,
+    /// Offers NPY when the matrix is large.
+    #[prop(optional)]
+    npy: Option<(Signal<bool>, Callback<()>)>,
+) -> impl IntoView {
+    let stem =
+        move || sv.with(|s| format!("{panel}_seq{}_d{}_base{}", s.seq_len, s.d_model, s.base));
+    let copied = RwSignal::new(false);
+    view! {
+        <ExportBar>
+            <button on:click=move |_| export::png(canvas, &format!("{}.png", stem()))>"PNG"</button>
+            <button on:click=move |_| csv.run(())>"CSV"</button>
+            {npy.map(|(offered, cb)| {
+                view! {
+                    <Show when=move || offered.get()>
+                        <button on:click=move |_| cb.run(())>"NPY"</button>
+                    </Show>
+                }
+            })}
+            <button on:click=move |_| {
+                dom::copy_text(&sv.with_untracked(|s| sinusoidal_panel(s, panel)));
+                copied.set(true);
+            }>{move || if copied.get() { "Copied ✓" } else { "Copy as NumPy" }}</button>
+        </ExportBar>
+    }
+}
+
+#[component]
+fn HeatmapPanel(
+    pe: Memo<Sinusoid>,
+    seq_len: Memo<usize>,
+    sv: Memo<SinusoidalState>,
+) -> impl IntoView {
+    const ID: &str = "pe-heatmap";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let canvas = NodeRef::<Canvas>::new();
+    let hover = RwSignal::new(None::<(usize, usize)>);
+    let paint = move |p: &Painter| {
+        let n = seq_len.get();
+        pe.with(|pe| {
+            let cmap = ColorMap::diverging();
+            let frame = heatmap_frame(
+                &cmap,
+                pe.d_model,
+                n,
+                "column (embedding dimension)",
+                "position",
+                -1.0,
+                1.0,
+                "PE value",
+            );
+            let rect = draw_heatmap_frame(&p.area()?, &frame, &p.theme).ok()?;
+            let grid = SampledGrid::compute(
+                AxisSamples::centred(n, rect.height()),
+                AxisSamples::centred(pe.d_model, rect.width()),
+                |pos, col| pe.value(pos, col),
+            );
+            p.put_rgba(rect, &grid.paint_rgba(&cmap, -1.0, 1.0));
+            Some(rect)
+        })
+    };
+    let cell_at = move |(fx, fy): (f64, f64)| {
+        let d = pe.with_untracked(|pe| pe.d_model);
+        let n = seq_len.get_untracked();
+        let pos = ((fy * n as f64) as usize).min(n - 1);
+        let col = ((fx * d as f64) as usize).min(d - 1);
+        (pos, col)
+    };
+    let on_hover = Callback::new(move |f: Option<(f64, f64)>| hover.set(f.map(cell_at)));
+    let on_click = Callback::new(move |f: (f64, f64)| {
+        let (_, col) = cell_at(f);
+        ctx.state.update(|s| s.sinusoidal.toggle_column(col));
+    });
+    let readout = move || {
+        let (pos, col) = hover.get()?;
+        pe.with(|pe| {
+            if col >= pe.d_model {
+                return None;
+            }
+            let (i, kind) = pe.role(col);
+            let w = pe.omegas[i];
+            let value = pe.value(pos, col);
+            Some(view! {
+                <dl class="readout-grid">
+                    <dt>"pos"</dt><dd>{pos}</dd>
+                    <dt>"col"</dt><dd>{col}</dd>
+                    <dt>"pair i"</dt><dd>{i}</dd>
+                    <dt>"function"</dt><dd>{kind.name()}</dd>
+                    <dt>"ω_i"</dt><dd>{format!("{} rad/pos", sig(w, 5))}</dd>
+                    <dt>"wavelength"</dt><dd>{format!("{} positions", sig(pe.wavelength(i), 5))}</dd>
+                    <dt>"value"</dt><dd>{sig(value, 8)}</dd>
+                </dl>
+                <div class="formula" inner_html=sinusoidal_cell(pos, col, i, kind.name(), pe.base, pe.d_model, value)></div>
+            })
+        })
+    };
+    let csv_cb = Callback::new(move |_| {
+        let n = seq_len.get_untracked();
+        let s = sv.get_untracked();
+        pe.with_untracked(|pe| {
+            let names: Vec<String> = (0..pe.d_model).map(|c| column_name(pe, c)).collect();
+            export::csv_matrix(
+                &names,
+                n,
+                |pos, row| pe.fill_row(pos, row),
+                &format!("pe-heatmap_seq{}_d{}_base{}.csv", n, pe.d_model, s.base),
+            );
+        })
+    });
+    let big =
+        Signal::derive(move || seq_len.get() * pe.with(|pe| pe.d_model) > NPY_THRESHOLD_CELLS);
+    let npy_cb = Callback::new(move |_| {
+        let n = seq_len.get_untracked();
+        pe.with_untracked(|pe| {
+            export::npy_matrix(
+                n,
+                pe.d_model,
+                |pos, row| pe.fill_row(pos, row),
+                &format!("pe-heatmap_seq{}_d{}_base{}.npy", n, pe.d_model, pe.base),
+            );
+        })
+    });
+    let label = Signal::derive(move || {
+        format!(
+            "Heatmap of the sinusoidal encoding: {} positions down, {} columns across, values from −1 (blue) to +1 (red).",
+            seq_len.get(),
+            pe.with(|pe| pe.d_model)
+        )
+    });
+    view! {
+        <Panel id=ID title="The encoding matrix PE">
+            <ChartCanvas node_ref=canvas panel=ID label=label paint=paint on_hover=on_hover on_click=on_click/>
+            <div class="readout" aria-live="off">
+                {move || readout().map(|v| v.into_any()).unwrap_or_else(|| view! { <p class="hint">"Hover a cell for its numbers; click a column to add its curve below."</p> }.into_any())}
+            </div>
+            <p class="about">
+                "Each row is one position, each column one dimension of the encoding. Left columns oscillate fast (short wavelengths), right columns slowly: "
+                "together they give every position a distinct pattern, like the digits of a clock with hands at many speeds. "
+                {move || sampled_note(seq_len.get(), pe.with(|pe| pe.d_model))}
+            </p>
+            <PanelExports panel=ID canvas=canvas sv=sv csv=csv_cb npy=(big, npy_cb)/>
+        </Panel>
+    }
+    .into_any()
+}
+
+fn sampled_note(rows: usize, cols: usize) -> String {
+    if rows * cols > 200_000 {
+        format!("At {rows} × {cols} the picture shows one sample per screen pixel; the exports hold every cell.")
+    } else {
+        String::new()
+    }
+}
+
+#[component]
+fn CurvesPanel(
+    pe: Memo<Sinusoid>,
+    seq_len: Memo<usize>,
+    sv: Memo<SinusoidalState>,
+) -> impl IntoView {
+    const ID: &str = "pe-curves";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let canvas = NodeRef::<Canvas>::new();
+    let cols = Memo::new(move |_| sv.with(|s| s.curve_columns()));
+    let hover_pos = RwSignal::new(None::<usize>);
+    let curves = Memo::new(move |_| {
+        let n = seq_len.get();
+        pe.with(|pe| {
+            cols.get()
+                .into_iter()
+                .map(|col| {
+                    (
+                        col,
+                        (0..n).map(|pos| pe.value(pos, col)).collect::<Vec<f64>>(),
+                    )
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let paint = move |p: &Painter| {
+        let n = seq_len.get();
+        let px = p.canvas.width() as usize;
+        let series: Vec<Series> = pe.with(|pe| {
+            curves.with(|cs| {
+                cs.iter()
+                    .enumerate()
+                    .map(|(k, (col, ys))| {
+                        line_series(
+                            column_name(pe, *col),
+                            k,
+                            ys,
+                            |x| x as f64,
+                            px,
+                            SeriesStyle::Line,
+                        )
+                    })
+                    .collect()
+            })
+        });
+        let chart = LineChart {
+            x_label: "position".into(),
+            y_label: "PE[pos, col]".into(),
+            x_range: (0.0, n.saturating_sub(1).max(1) as f64),
+            y_range: (-1.15, 1.15),
+            y_log: false,
+            series,
+            bands: vec![],
+        };
+        paint_lines(p, &chart)
+    };
+    let on_hover = Callback::new(move |f: Option<(f64, f64)>| {
+        let n = seq_len.get_untracked();
+        hover_pos.set(
+            f.map(|(fx, _)| ((fx * (n.saturating_sub(1)) as f64).round() as usize).min(n - 1)),
+        );
+    });
+    let readout = move || {
+        let pos = hover_pos.get()?;
+        let items = pe.with(|pe| {
+            cols.get()
+                .into_iter()
+                .map(|c| format!("{}: {}", column_name(pe, c), sig(pe.value(pos, c), 6)))
+                .collect::<Vec<_>>()
+                .join(" · ")
+        });
+        Some(format!("pos {pos} — {items}"))
+    };
+    let csv_cb = Callback::new(move |_| {
+        let n = seq_len.get_untracked();
+        let x: Vec<f64> = (0..n).map(|p| p as f64).collect();
+        let text = pe.with_untracked(|pe| {
+            curves.with_untracked(|cs| {
+                let mut names = vec!["pos".to_string()];
+                names.extend(cs.iter().map(|(c, _)| column_name(pe, *c)));
+                let mut columns: Vec<&[f64]> = vec![&x];
+                columns.extend(cs.iter().map(|(_, ys)| ys.as_slice()));
+                csv::columns_csv(&names, &columns)
+            })
+        });
+        export::csv_text(text, &format!("pe-curves_seq{n}.csv"));
+    });
+    let reset = move |_| ctx.state.update(|s| s.sinusoidal.cols = None);
+    let label = Signal::derive(move || {
+        format!(
+            "Line chart of PE columns {:?} against position.",
+            cols.get()
+        )
+    });
+    view! {
+        <Panel id=ID title="Columns as waves">
+            <ChartCanvas node_ref=canvas panel=ID label=label paint=paint on_hover=on_hover height=280.0/>
+            <p class="readout">{move || readout().unwrap_or_else(|| "Hover for values.".to_string())}</p>
+            <p class="about">
+                "Each column of PE is a sine or cosine wave over positions. The wave of pair i has wavelength 2π·base^(2i/d_model): "
+                "from 2π ≈ 6.3 positions for the first pair up to 2π·base for the last. Click columns in the heatmap to add or remove curves. "
+                <button class="link" on:click=reset>"Reset to the default columns"</button>
+            </p>
+            <PanelExports panel=ID canvas=canvas sv=sv csv=csv_cb/>
+        </Panel>
+    }
+    .into_any()
+}
+
+#[component]
+fn SpectrumPanel(
+    pe: Memo<Sinusoid>,
+    seq_len: Memo<usize>,
+    sv: Memo<SinusoidalState>,
+) -> impl IntoView {
+    const ID: &str = "pe-spectrum";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let canvas = NodeRef::<Canvas>::new();
+    let data = Memo::new(move |_| {
+        pe.with(|pe| {
+            let omega = pe.omegas.clone();
+            let wavelength: Vec<f64> = (0..omega.len()).map(|i| pe.wavelength(i)).collect();
+            (omega, wavelength)
+        })
+    });
+    let paint = move |p: &Painter| {
+        let n = seq_len.get() as f64;
+        let px = p.canvas.width() as usize;
+        data.with(|(omega, wavelength)| {
+            let pairs = omega.len();
+            let context = vec![n; pairs];
+            let series = vec![
+                line_series(
+                    "ω_i (rad per position)".into(),
+                    0,
+                    omega,
+                    |i| i as f64,
+                    px,
+                    SeriesStyle::Line,
+                ),
+                line_series(
+                    "wavelength 2π/ω_i (positions)".into(),
+                    1,
+                    wavelength,
+                    |i| i as f64,
+                    px,
+                    SeriesStyle::Line,
+                ),
+                line_series(
+                    "sequence length".into(),
+                    6,
+                    &context,
+                    |i| i as f64,
+                    px,
+                    SeriesStyle::Line,
+                ),
+            ];
+            let chart = LineChart {
+                x_label: "pair index i".into(),
+                y_label: "value (log scale)".into(),
+                x_range: (0.0, pairs.saturating_sub(1).max(1) as f64),
+                y_range: fit_y_range(&series, true),
+                y_log: true,
+                series,
+                bands: vec![],
+            };
+            paint_lines(p, &chart)
+        })
+    };
+    let csv_cb = Callback::new(move |_| {
+        let text = data.with_untracked(|(omega, wavelength)| {
+            let i: Vec<f64> = (0..omega.len()).map(|i| i as f64).collect();
+            csv::columns_csv(&["pair", "omega", "wavelength"], &[&i, omega, wavelength])
+        });
+        export::csv_text(text, "pe-spectrum.csv");
+    });
+    let label = Signal::derive(move || {
+        format!(
+            "Frequency and wavelength of each of the {} pairs, on a log scale.",
+            pe.with(|pe| pe.omegas.len())
+        )
+    });
+    view! {
+        <Panel id=ID title="Frequencies and wavelengths">
+            <ChartCanvas node_ref=canvas panel=ID label=label paint=paint height=260.0/>
+            <p class="about">
+                "The frequencies ω_i = base^(−2i/d_model) fall geometrically, so on a log axis they form a straight line. "
+                "Pairs whose wavelength exceeds the sequence length (above the grey line) never complete a cycle inside it: they vary slowly and monotonically, like the hour hand of a clock."
+            </p>
+            <PanelExports panel=ID canvas=canvas sv=sv csv=csv_cb/>
+        </Panel>
+    }
+    .into_any()
+}
+
+#[component]
+fn SimilarityPanel(
+    pe: Memo<Sinusoid>,
+    seq_len: Memo<usize>,
+    sv: Memo<SinusoidalState>,
+) -> impl IntoView {
+    const ID: &str = "pe-similarity";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let matrix_canvas = NodeRef::<Canvas>::new();
+    let curve_canvas = NodeRef::<Canvas>::new();
+    let sim = Memo::new(move |_| pe.with(PositionSimilarity::new));
+    let p0 = Memo::new(move |_| sv.with(|s| s.p0_in_range()));
+    // dot(PE[p], PE[q]) minus the lone-column term depends on |p − q| only: one series serves
+    // every p0.
+    let relative = Memo::new(move |_| sim.with(|s| s.relative_series(1, seq_len.get())));
+    let curve = Memo::new(move |_| {
+        let p0 = p0.get();
+        sim.with(|s| {
+            relative.with(|g| {
+                (0..g.len())
+                    .map(|p| g[p.abs_diff(p0)] + s.lone_term(p0, p))
+                    .collect::<Vec<f64>>()
+            })
+        })
+    });
+    let paint_matrix = move |p: &Painter| {
+        let n = seq_len.get();
+        sim.with(|sim| {
+            let bound = sim.self_dot_bound();
+            let cmap = ColorMap::diverging();
+            let frame = heatmap_frame(
+                &cmap,
+                n,
+                n,
+                "position q",
+                "position p",
+                -bound,
+                bound,
+                "PE[p]·PE[q]",
+            );
+            let rect = draw_heatmap_frame(&p.area()?, &frame, &p.theme).ok()?;
+            let stride = n.div_ceil(rect.width().min(rect.height()).max(1)).max(1);
+            let rows = AxisSamples::with_stride(n, stride, rect.height());
+            let cols = AxisSamples::with_stride(n, stride, rect.width());
+            let g = sim.relative_series(stride, rows.indices.len());
+            let grid = SampledGrid::compute(rows, cols, |r, c| {
+                g[r.abs_diff(c) / stride] + sim.lone_term(r, c)
+            });
+            p.put_rgba(rect, &grid.paint_rgba(&cmap, -bound, bound));
+            Some(rect)
+        })
+    };
+    let paint_curve = move |p: &Painter| {
+        let n = seq_len.get();
+        let p0 = p0.get();
+        let px = p.canvas.width() as usize;
+        curve.with(|ys| {
+            let series = vec![line_series(
+                format!("PE[{p0}]·PE[p]"),
+                0,
+                ys,
+                |x| x as f64,
+                px,
+                SeriesStyle::Line,
+            )];
+            let chart = LineChart {
+                x_label: "position p".into(),
+                y_label: "dot product".into(),
+                x_range: (0.0, n.saturating_sub(1).max(1) as f64),
+                y_range: fit_y_range(&series, false),
+                y_log: false,
+                series,
+                bands: vec![Band {
+                    x0: p0 as f64 - 0.5,
+                    x1: p0 as f64 + 0.5,
+                    label: format!("p0 = {p0}"),
+                }],
+            };
+            paint_lines(p, &chart)
+        })
+    };
+    let on_p0 = Callback::new(move |v: f64| ctx.state.update(|s| s.sinusoidal.p0 = v as usize));
+    let csv_matrix = Callback::new(move |_| {
+        let n = seq_len.get_untracked();
+        sim.with_untracked(|sim| {
+            relative.with_untracked(|g| {
+                let names: Vec<String> = (0..n).map(|q| format!("q{q}")).collect();
+                export::csv_matrix(
+                    &names,
+                    n,
+                    |p, row| {
+                        for (q, cell) in row.iter_mut().enumerate() {
+                            *cell = g[p.abs_diff(q)] + sim.lone_term(p, q);
+                        }
+                    },
+                    &format!("pe-similarity_matrix_seq{n}.csv"),
+                );
+            })
+        })
+    });
+    let csv_curve = Callback::new(move |_| {
+        let p0 = p0.get_untracked();
+        let text = curve.with_untracked(|ys| {
+            let x: Vec<f64> = (0..ys.len()).map(|p| p as f64).collect();
+            csv::columns_csv(&["p".to_string(), format!("dot_p0_{p0}")], &[&x, ys])
+        });
+        export::csv_text(text, &format!("pe-similarity_curve_p0_{p0}.csv"));
+    });
+    let big = Signal::derive(move || seq_len.get() * seq_len.get() > NPY_THRESHOLD_CELLS);
+    let npy_cb = Callback::new(move |_| {
+        let n = seq_len.get_untracked();
+        sim.with_untracked(|sim| {
+            relative.with_untracked(|g| {
+                export::npy_matrix(
+                    n,
+                    n,
+                    |p, row| {
+                        for (q, cell) in row.iter_mut().enumerate() {
+                            *cell = g[p.abs_diff(q)] + sim.lone_term(p, q);
+                        }
+                    },
+                    &format!("pe-similarity_matrix_seq{n}.npy"),
+                );
+            })
+        })
+    });
+    let label_m =
+        Signal::derive(move || format!("Heatmap of PE·PEᵀ over {} positions.", seq_len.get()));
+    let label_c =
+        Signal::derive(move || format!("Dot product of PE[{}] with every position.", p0.get()));
+    let show_controls = ctx.state.with_untracked(|s| s.show_controls);
+    view! {
+        <Panel id=ID title="Position similarity PE·PEᵀ">
+            <ChartCanvas node_ref=matrix_canvas panel=ID label=label_m paint=paint_matrix height=340.0/>
+            {show_controls.then(|| view! {
+                <RangeControl spec=P0.into() value=Signal::derive(move || p0.get() as f64)
+                    max=Signal::derive(move || seq_len.get().saturating_sub(1) as f64) on_change=on_p0/>
+            })}
+            <ChartCanvas node_ref=curve_canvas panel=ID label=label_c paint=paint_curve height=240.0/>
+            <p class="about">
+                "Each pair contributes sin(pω)sin(qω) + cos(pω)cos(qω) = cos((p−q)ω), so the dot product of two positions depends only on their distance: "
+                "the matrix is constant along its diagonals, largest on the diagonal (d_model/2) and falling, with ripples, as positions move apart."
+            </p>
+            <PanelExports panel=ID canvas=matrix_canvas sv=sv csv=csv_matrix npy=(big, npy_cb)/>
+            <ExportBar>
+                <button on:click=move |_| export::png(curve_canvas, "pe-similarity_curve.png")>"Curve PNG"</button>
+                <button on:click=move |_| csv_curve.run(())>"Curve CSV"</button>
+            </ExportBar>
+        </Panel>
+    }
+    .into_any()
+}
+
+#[component]
+fn OffsetPanel(
+    pe: Memo<Sinusoid>,
+    seq_len: Memo<usize>,
+    sv: Memo<SinusoidalState>,
+) -> impl IntoView {
+    const ID: &str = "pe-offset";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let matrix_canvas = NodeRef::<Canvas>::new();
+    let row_canvas = NodeRef::<Canvas>::new();
+    let k = Memo::new(move |_| sv.with(|s| s.offset));
+    let p0 = Memo::new(move |_| sv.with(|s| s.p0_in_range()));
+    // (PE[p0 + k], M(k)·PE[p0]) over columns.
+    let rows = Memo::new(move |_| {
+        let (k, p0) = (k.get(), p0.get());
+        pe.with(|pe| {
+            let d = pe.d_model;
+            let map = OffsetMap::new(pe, k);
+            let mut here = vec![0.0; d];
+            let mut there = vec![0.0; d];
+            let mut mapped = vec![0.0; d];
+            pe.fill_row(p0, &mut here);
+            pe.fill_row(p0 + k, &mut there);
+            map.apply(&here, &mut mapped);
+            (there, mapped)
+        })
+    });
+    let residual = Memo::new(move |_| {
+        let (k, n) = (k.get(), seq_len.get());
+        let step = n.div_ceil(RESIDUAL_POSITIONS).max(1);
+        pe.with(|pe| OffsetMap::new(pe, k).residual(k, (0..n).step_by(step)))
+    });
+    let paint_matrix = move |p: &Painter| {
+        let k = k.get();
+        pe.with(|pe| {
+            let d = pe.d_model;
+            let map = OffsetMap::new(pe, k);
+            let cmap = ColorMap::diverging();
+            let frame = heatmap_frame(
+                &cmap,
+                d,
+                d,
+                "input column",
+                "output column",
+                -1.0,
+                1.0,
+                "M(k) entry",
+            );
+            let rect = draw_heatmap_frame(&p.area()?, &frame, &p.theme).ok()?;
+            let grid = SampledGrid::compute(
+                AxisSamples::centred(d, rect.height()),
+                AxisSamples::centred(d, rect.width()),
+                |r, c| map.entry(r, c),
+            );
+            p.put_rgba(rect, &grid.paint_rgba(&cmap, -1.0, 1.0));
+            Some(rect)
+        })
+    };
+    let paint_rows = move |p: &Painter| {
+        let (k, p0) = (k.get(), p0.get());
+        let px = p.canvas.width() as usize;
+        rows.with(|(there, mapped)| {
+            let d = there.len();
+            let points = if d <= 128 {
+                SeriesStyle::Points
+            } else {
+                SeriesStyle::Line
+            };
+            let series = vec![
+                line_series(
+                    format!("PE[{}] (computed)", p0 + k),
+                    0,
+                    there,
+                    |x| x as f64,
+                    px,
+                    SeriesStyle::Line,
+                ),
+                line_series(
+                    format!("M({k})·PE[{p0}]"),
+                    1,
+                    mapped,
+                    |x| x as f64,
+                    px,
+                    points,
+                ),
+            ];
+            let chart = LineChart {
+                x_label: "column".into(),
+                y_label: "value".into(),
+                x_range: (0.0, d.saturating_sub(1).max(1) as f64),
+                y_range: (-1.15, 1.15),
+                y_log: false,
+                series,
+                bands: vec![],
+            };
+            paint_lines(p, &chart)
+        })
+    };
+    let on_k = Callback::new(move |v: f64| ctx.state.update(|s| s.sinusoidal.offset = v as usize));
+    let csv_cb = Callback::new(move |_| {
+        let (k, p0) = (k.get_untracked(), p0.get_untracked());
+        let text = rows.with_untracked(|(there, mapped)| {
+            let x: Vec<f64> = (0..there.len()).map(|c| c as f64).collect();
+            csv::columns_csv(
+                &[
+                    "col".to_string(),
+                    format!("pe_{}", p0 + k),
+                    format!("m{k}_times_pe_{p0}"),
+                ],
+                &[&x, there, mapped],
+            )
+        });
+        export::csv_text(text, &format!("pe-offset_k{k}_p0_{p0}.csv"));
+    });
+    let odd = move || {
+        pe.with(|pe| {
+            column_of(pe.omegas.len() - 1, ColumnKind::Cos, pe.d_model, pe.layout).is_none()
+        })
+    };
+    let show_controls = ctx.state.with_untracked(|s| s.show_controls);
+    view! {
+        <Panel id=ID title="Relative offsets are rotations">
+            {show_controls.then(|| view! {
+                <RangeControl spec=OFFSET.into() value=Signal::derive(move || k.get() as f64) on_change=on_k/>
+            })}
+            <ChartCanvas node_ref=matrix_canvas panel=ID label=Signal::derive(move || format!("Block-diagonal matrix M({}) that maps PE[pos] to PE[pos+{}].", k.get(), k.get())) paint=paint_matrix height=300.0/>
+            <ChartCanvas node_ref=row_canvas panel=ID label=Signal::derive(move || format!("PE[{}] beside M({})·PE[{}].", p0.get() + k.get(), k.get(), p0.get())) paint=paint_rows height=220.0/>
+            <p class="residual" data-residual=move || residual.get().to_string()>
+                {move || format!(
+                    "max |PE[pos+{}] − M({})·PE[pos]| over {} positions spread over 0…{}: {}",
+                    k.get(), k.get(), seq_len.get().min(RESIDUAL_POSITIONS), seq_len.get().saturating_sub(1), sig(residual.get(), 3)
+                )}
+            </p>
+            <p class="about">
+                "For every offset k there is one matrix M(k), the same at every position, with PE[pos+k] = M(k)·PE[pos]: "
+                "it rotates each (sin, cos) pair by the angle k·ω_i. This is why Vaswani et al. expected the model to attend by relative position easily. "
+                {move || odd().then_some("With an odd d_model the last column is a sine without its cosine, so no matrix can advance it: the residual is not zero.")}
+            </p>
+            <PanelExports panel=ID canvas=row_canvas sv=sv csv=csv_cb/>
+            <ExportBar>
+                <button on:click=move |_| export::png(matrix_canvas, "pe-offset_matrix.png")>"Matrix PNG"</button>
+                <button on:click=move |_| {
+                    let k = k.get_untracked();
+                    pe.with_untracked(|pe| {
+                        let map = OffsetMap::new(pe, k);
+                        let names: Vec<String> = (0..pe.d_model).map(|c| format!("in{c}")).collect();
+                        export::csv_matrix(&names, pe.d_model, |r, row| {
+                            for (c, cell) in row.iter_mut().enumerate() { *cell = map.entry(r, c); }
+                        }, &format!("pe-offset_matrix_k{k}.csv"));
+                    })
+                }>"Matrix CSV"</button>
+            </ExportBar>
+        </Panel>
+    }
+    .into_any()
+}
+
+#[component]
+fn IndexPanel(pe: Memo<Sinusoid>, sv: Memo<SinusoidalState>) -> impl IntoView {
+    const ID: &str = "pe-index";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let canvas = NodeRef::<Canvas>::new();
+    let p0 = Memo::new(move |_| sv.with(|s| s.p0_in_range()));
+    let paint = move |p: &Painter| {
+        let px = p.canvas.width() as usize;
+        pe.with(|pe| {
+            let d = pe.d_model;
+            let style = if d <= 256 {
+                SeriesStyle::Points
+            } else {
+                SeriesStyle::Line
+            };
+            let mut series = Vec::new();
+            for (n, kind) in [ColumnKind::Sin, ColumnKind::Cos].into_iter().enumerate() {
+                let cols: Vec<usize> = (0..d).filter(|&c| pe.role(c).1 == kind).collect();
+                let ys: Vec<f64> = cols.iter().map(|&c| pe.wavelength(pe.role(c).0)).collect();
+                let xs = cols.clone();
+                series.push(line_series(
+                    format!("{} columns", kind.name()),
+                    n,
+                    &ys,
+                    |m| xs[m] as f64,
+                    px,
+                    style,
+                ));
+            }
+            let chart = LineChart {
+                x_label: "column".into(),
+                y_label: "wavelength (positions, log)".into(),
+                x_range: (0.0, d.saturating_sub(1).max(1) as f64),
+                y_range: fit_y_range(&series, true),
+                y_log: true,
+                series,
+                bands: vec![],
+            };
+            paint_lines(p, &chart)
+        })
+    };
+    let rows = move || {
+        pe.with(|pe| {
+            let pairs = pe.omegas.len();
+            let shown: Vec<Option<usize>> = if pairs <= INDEX_ROWS_SHOWN {
+                (0..pairs).map(Some).collect()
+            } else {
+                let half = INDEX_ROWS_SHOWN / 2;
+                (0..half).map(Some).chain(std::iter::once(None)).chain((pairs - half..pairs).map(Some)).collect()
+            };
+            let p0 = p0.get();
+            shown
+                .into_iter()
+                .map(|i| match i {
+                    None => view! { <tr class="elided"><td colspan="7">{format!("… {} more pairs (all are in the CSV) …", pairs - INDEX_ROWS_SHOWN)}</td></tr> }.into_any(),
+                    Some(i) => {
+                        let sin_col = column_of(i, ColumnKind::Sin, pe.d_model, pe.layout);
+                        let cos_col = column_of(i, ColumnKind::Cos, pe.d_model, pe.layout);
+                        let at = |c: Option<usize>| c.map_or("—".to_string(), |c| sig(pe.value(p0, c), 5));
+                        view! {
+                            <tr>
+                                <td>{i}</td>
+                                <td>{sin_col.map_or("—".to_string(), |c| c.to_string())}</td>
+                                <td>{cos_col.map_or("—".to_string(), |c| c.to_string())}</td>
+                                <td>{sig(pe.omegas[i], 5)}</td>
+                                <td>{sig(pe.wavelength(i), 5)}</td>
+                                <td>{at(sin_col)}</td>
+                                <td>{at(cos_col)}</td>
+                            </tr>
+                        }.into_any()
+                    }
+                })
+                .collect_view()
+        })
+    };
+    let code = move || {
+        let s = sv.get();
+        let pe_cols = match s.layout {
+            Layout::Interleaved => ("2 * i", "2 * i + 1"),
+            Layout::Concat => ("i", "(d_model + 1) // 2 + i"),
+        };
+        let p0 = s.p0_in_range();
+        pe.with(|pe| {
+            let i = 1.min(pe.omegas.len() - 1);
+            let angle = p0 as f64 * pe.omegas[i];
+            format!(
+                "import math\nseq_len, d_model, base = {}, {}, {:?}\nPE = [[0.0] * d_model for _ in range(seq_len)]\nfor pos in range(seq_len):\n    for i in range((d_model + 1) // 2):\n        angle = pos / base ** (2 * i / d_model)\n        PE[pos][{}] = math.sin(angle)\n        if {} < d_model:\n            PE[pos][{}] = math.cos(angle)\n\n# live values at pos = {p0}, i = {i}:\n#   angle = {p0} / {}^({}/{}) = {}\n#   sin(angle) = {}    cos(angle) = {}\n",
+                s.seq_len, s.d_model, s.base, pe_cols.0, pe_cols.1, pe_cols.1,
+                sig(s.base, 6), 2 * i, s.d_model, sig(angle, 8), sig(angle.sin(), 8), sig(angle.cos(), 8)
+            )
+        })
+    };
+    let csv_cb = Callback::new(move |_| {
+        let text = pe.with_untracked(|pe| {
+            let pairs = pe.omegas.len();
+            let i: Vec<f64> = (0..pairs).map(|i| i as f64).collect();
+            let col = |kind| -> Vec<f64> {
+                (0..pairs)
+                    .map(|i| {
+                        column_of(i, kind, pe.d_model, pe.layout).map_or(f64::NAN, |c| c as f64)
+                    })
+                    .collect()
+            };
+            let wl: Vec<f64> = (0..pairs).map(|i| pe.wavelength(i)).collect();
+            csv::columns_csv(
+                &["pair", "sin_col", "cos_col", "omega", "wavelength"],
+                &[
+                    &i,
+                    &col(ColumnKind::Sin),
+                    &col(ColumnKind::Cos),
+                    &pe.omegas,
+                    &wl,
+                ],
+            )
+        });
+        export::csv_text(text, "pe-index.csv");
+    });
+    view! {
+        <Panel id=ID title="Pair index i and columns">
+            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || "Wavelength of every column, sin and cos columns marked.".to_string()) paint=paint height=220.0/>
+            <div class="table-wrap">
+                <table class="index-table">
+                    <caption>{move || format!("{} pairs for d_model = {} ({} layout); values at pos = {}", pe.with(|pe| pe.omegas.len()), pe.with(|pe| pe.d_model), pe.with(|pe| pe.layout.name()), p0.get())}</caption>
+                    <thead><tr><th scope="col">"i"</th><th scope="col">"sin col"</th><th scope="col">"cos col"</th><th scope="col">"ω_i"</th><th scope="col">"wavelength"</th><th scope="col">"sin"</th><th scope="col">"cos"</th></tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+            <pre class="code"><code>{code}</code></pre>
+            <p class="about">
+                "The pair index i counts frequencies, not columns: with d_model columns there are ⌈d_model/2⌉ pairs. "
+                "The interleaved layout puts pair i in columns 2i and 2i+1; the concatenated layout puts all sines first, then all cosines. Both hold the same numbers."
+            </p>
+            <PanelExports panel=ID canvas=canvas sv=sv csv=csv_cb/>
+        </Panel>
+    }
+    .into_any()
+}

@@ -1,0 +1,110 @@
+//! The URL parser: exact round trips, clamping with notices, and garbage that never panics.
+#![cfg(not(target_arch = "wasm32"))]
+
+use pe_lab::encoding::Layout;
+use pe_lab::state::{AppState, ThemeChoice};
+
+#[test]
+fn default_state_round_trips() {
+    let state = AppState::default();
+    let (back, notices) = AppState::from_query(&state.to_query());
+    assert_eq!(back, state);
+    assert!(notices.is_empty());
+}
+
+#[test]
+fn every_control_round_trips() {
+    let q = "?view=sinusoidal&seq_len=2048&d_model=513&base=123.456&layout=concat&cols=0,7,512&p0=1000&offset=33&theme=dark&embed=1&panel=pe-curves&controls=0";
+    let (state, notices) = AppState::from_query(q);
+    assert!(notices.is_empty(), "{notices:?}");
+    let s = &state.sinusoidal;
+    assert_eq!(
+        (s.seq_len, s.d_model, s.base, s.layout),
+        (2048, 513, 123.456, Layout::Concat)
+    );
+    assert_eq!(s.cols.as_deref(), Some(&[0, 7, 512][..]));
+    assert_eq!((s.p0, s.offset), (1000, 33));
+    assert_eq!(state.theme, ThemeChoice::Dark);
+    assert!(state.embed && !state.show_controls);
+    assert_eq!(state.panel.as_deref(), Some("pe-curves"));
+    let (again, _) = AppState::from_query(&state.to_query());
+    assert_eq!(again, state);
+}
+
+#[test]
+fn out_of_range_values_are_clamped_with_notices() {
+    let (state, notices) =
+        AppState::from_query("seq_len=99999&d_model=0&base=1&layout=diagonal&p0=-5&cols=1,2,9999");
+    let s = &state.sinusoidal;
+    assert_eq!((s.seq_len, s.d_model, s.base), (8192, 1, 2.0));
+    assert_eq!(s.layout, Layout::Interleaved);
+    assert_eq!(s.p0, 0);
+    assert_eq!(s.cols.as_deref(), Some(&[][..]));
+    let named: Vec<&str> = notices.items.iter().map(|n| n.param.as_str()).collect();
+    for p in ["seq_len", "d_model", "base", "layout", "p0", "cols"] {
+        assert!(named.contains(&p), "no notice for {p}: {named:?}");
+    }
+}
+
+#[test]
+fn p0_is_clamped_to_the_sequence() {
+    let (state, notices) = AppState::from_query("seq_len=10&p0=50");
+    assert_eq!(state.sinusoidal.p0, 9);
+    assert_eq!(notices.items.len(), 1);
+}
+
+#[test]
+fn unknown_parameters_are_ignored_silently() {
+    let (state, notices) = AppState::from_query("utm_source=x&foo=bar&seq_len=64");
+    assert_eq!(state.sinusoidal.seq_len, 64);
+    assert!(notices.is_empty());
+}
+
+#[test]
+fn garbage_never_panics_and_always_gives_a_valid_state() {
+    let long = "9".repeat(100_000);
+    let many: String = (0..5000).map(|n| format!("seq_len={n}&")).collect();
+    let inputs = [
+        "".to_string(),
+        "?".to_string(),
+        "&&&==&=".to_string(),
+        "seq_len=NaN&d_model=inf&base=-inf".to_string(),
+        "seq_len=1e400&base=1e-400".to_string(),
+        format!("seq_len={long}&cols={long}"),
+        many,
+        "view=%FF%FE&panel=%00&layout=%E2%9C%93".to_string(),
+        "cols=,,,,&p0=&offset=0x10".to_string(),
+        "seq_len=٣&d_model=１２".to_string(),
+    ];
+    for q in &inputs {
+        let (state, _) = AppState::from_query(q);
+        let s = &state.sinusoidal;
+        assert!((1..=8192).contains(&s.seq_len));
+        assert!((1..=4096).contains(&s.d_model));
+        assert!(s.base.is_finite() && (2.0..=1e7).contains(&s.base));
+        assert!(s.p0 < s.seq_len);
+        let (again, _) = AppState::from_query(&state.to_query());
+        assert_eq!(again, state, "round trip of {:.40}", q);
+    }
+}
+
+#[test]
+fn pseudo_random_strings_never_panic() {
+    // A small deterministic generator: xorshift over bytes drawn from a hostile alphabet.
+    let alphabet: Vec<char> = "seq_lnd_mobaypt0=&%,.-+eE9NnIi ✓\u{0}\u{202e}"
+        .chars()
+        .collect();
+    let mut x: u64 = 0x9e3779b97f4a7c15;
+    for _ in 0..2000 {
+        let mut q = String::new();
+        for _ in 0..(x % 80) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            q.push(alphabet[(x % alphabet.len() as u64) as usize]);
+        }
+        let (state, _) = AppState::from_query(&q);
+        assert!(state.sinusoidal.p0 < state.sinusoidal.seq_len);
+        x = x.wrapping_add(1);
+    }
+}
