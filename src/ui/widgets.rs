@@ -328,6 +328,10 @@ where
         let painter = Painter { canvas, theme };
         if let Some(r) = paint(&painter) {
             rect.set_value(r);
+            // The plotting area in device pixels, for tests that point at a known cell.
+            let _ = painter
+                .canvas
+                .set_attribute("data-plot", &format!("{},{},{},{}", r.x0, r.y0, r.x1, r.y1));
         }
         dom::mark_painted(panel);
     });

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs whatever is missing to build, serve and test PE Lab, and does nothing when all is
+# there. Sourced by scripts/serve.sh and scripts/test.sh; `--browser` also installs Chromium.
+# Everything comes from the package registries (crates.io, npm, Debian): nothing is downloaded
+# from GitHub or a CDN, so it works on an offline classroom mirror too.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+
+apt_updated=0
+apt_install() {
+  if [ "$apt_updated" -eq 0 ]; then as_root apt-get update -qq; apt_updated=1; fi
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+}
+
+command -v cargo >/dev/null || { echo "Rust (cargo) is needed: https://rustup.rs" >&2; exit 1; }
+if ! command -v npm >/dev/null; then log "installing Node.js and npm"; apt_install nodejs npm; fi
+
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  log "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if ! trunk --version 2>/dev/null | grep -q '0\.21\.14'; then
+  log "installing trunk 0.21.14 (about 7 minutes on 2 cores)"
+  cargo install trunk --version 0.21.14 --locked
+fi
+
+# trunk only uses a wasm-bindgen CLI whose version equals the library's in Cargo.lock.
+wbg=$(awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+if ! wasm-bindgen --version 2>/dev/null | grep -q " $wbg\$"; then
+  log "installing wasm-bindgen-cli $wbg (about 4 minutes)"
+  # No --locked: its lock file pins a crate version the registry no longer serves.
+  cargo install wasm-bindgen-cli --version "$wbg" --force
+fi
+
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \
+  || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  log "installing npm packages (binaryen for wasm-opt, playwright-core)"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+if [ "${1:-}" = "--browser" ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; }; then
+  log "installing Chromium and ChromeDriver from Debian"
+  apt_install chromium chromium-driver
+fi

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs every check CI runs, in CI's order: format, lints, native tests, browser tests
+# (wasm-bindgen-test in headless Chromium), the release build, and the end-to-end specs.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh" --browser
+
+step() { printf '\n\033[1m== %s ==\033[0m\n' "$*"; }
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "clippy (native and wasm32), warnings denied"
+cargo clippy --all-targets --quiet -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --lib --bins --tests --quiet -- -D warnings
+
+step "native tests"
+cargo test --quiet
+
+step "browser tests (wasm-bindgen-test, headless Chromium)"
+CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --test web
+
+step "release build"
+trunk build --release --offline
+
+step "end-to-end specs (playwright-core, headless Chromium)"
+node --test --test-concurrency=1 e2e/

@@ -1,0 +1,158 @@
+//! Browser tests: the real components mounted in headless Chromium, driven through the DOM,
+//! checked on DOM text and canvas pixels.
+#![cfg(target_arch = "wasm32")]
+
+use pe_lab::encoding::{Layout, Sinusoid};
+use pe_lab::render::colormap::ColorMap;
+use pe_lab::state::{AppState, Notices};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement, HtmlInputElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+/// Lets effects (microtasks) and a frame run.
+async fn tick() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 30)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+/// Mounts the app for `query` into a fresh container and returns it.
+fn mount(query: &str) -> HtmlElement {
+    let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    host.style().set_property("width", "900px").unwrap();
+    document().body().unwrap().append_child(&host).unwrap();
+    let (state, notices) = AppState::from_query(query);
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        pe_lab::ui::app::mount_state(state, notices)
+    });
+    handle.forget();
+    host
+}
+
+fn canvas_in(host: &HtmlElement, panel: &str) -> HtmlCanvasElement {
+    host.query_selector(&format!("[data-panel='{panel}'] canvas"))
+        .unwrap()
+        .expect("canvas")
+        .unchecked_into()
+}
+
+fn plot_rect(canvas: &HtmlCanvasElement) -> [f64; 4] {
+    let attr = canvas.get_attribute("data-plot").expect("painted");
+    let v: Vec<f64> = attr.split(',').map(|x| x.parse().unwrap()).collect();
+    [v[0], v[1], v[2], v[3]]
+}
+
+fn pixel(canvas: &HtmlCanvasElement, x: f64, y: f64) -> [u8; 3] {
+    let ctx: CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
+    let data = ctx.get_image_data(x, y, 1.0, 1.0).unwrap().data();
+    [data[0], data[1], data[2]]
+}
+
+#[wasm_bindgen_test]
+async fn heatmap_cells_have_the_colour_of_their_value() {
+    let host = mount("?seq_len=16&d_model=8&base=100");
+    tick().await;
+    let canvas = canvas_in(&host, "pe-heatmap");
+    let [x0, y0, x1, y1] = plot_rect(&canvas);
+    let pe = Sinusoid::new(8, 100.0, Layout::Interleaved);
+    let cmap = ColorMap::diverging();
+    for (pos, col) in [(0, 0), (0, 1), (3, 2), (15, 7), (9, 4)] {
+        let x = x0 + (col as f64 + 0.5) / 8.0 * (x1 - x0);
+        let y = y0 + (pos as f64 + 0.5) / 16.0 * (y1 - y0);
+        let want = cmap.at_value(pe.value(pos, col), -1.0, 1.0);
+        assert_eq!(pixel(&canvas, x, y), want, "cell pos {pos} col {col}");
+    }
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn slider_input_repaints_and_updates_state() {
+    let host = mount("?seq_len=32&d_model=16");
+    tick().await;
+    let canvas = canvas_in(&host, "pe-heatmap");
+    let before = canvas.to_data_url().unwrap();
+    let slider: HtmlInputElement = host
+        .query_selector("#ctl-base")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    slider.set_value("1");
+    slider
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    tick().await;
+    assert_ne!(canvas.to_data_url().unwrap(), before);
+    let number: HtmlInputElement = host
+        .query_selector("[data-control='base'] .num")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert_eq!(number.value(), "10");
+    assert!(web_sys::window()
+        .unwrap()
+        .location()
+        .search()
+        .unwrap()
+        .contains("base=10&"));
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn number_box_clamps_with_a_message_and_refuses_garbage() {
+    let host = mount("?seq_len=32&d_model=16");
+    tick().await;
+    let number: HtmlInputElement = host
+        .query_selector("[data-control='seq_len'] .num")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    let change = || web_sys::Event::new("change").unwrap();
+    number.set_value("99999");
+    number.dispatch_event(&change()).unwrap();
+    tick().await;
+    let msg = host
+        .query_selector("[data-control='seq_len'] .control-msg")
+        .unwrap()
+        .unwrap();
+    assert!(
+        msg.text_content().unwrap().contains("8192"),
+        "{:?}",
+        msg.text_content()
+    );
+    assert_eq!(number.value(), "8192");
+
+    number.set_value("lots");
+    number.dispatch_event(&change()).unwrap();
+    tick().await;
+    assert!(msg.text_content().unwrap().contains("not a number"));
+    assert_eq!(number.value(), "8192", "the last good value stays");
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn notices_list_what_the_url_adjusted() {
+    let host = mount("?seq_len=0&layout=spiral");
+    tick().await;
+    let text = host
+        .query_selector(".notices")
+        .unwrap()
+        .expect("notice shown")
+        .text_content()
+        .unwrap();
+    assert!(
+        text.contains("seq_len") && text.contains("layout"),
+        "{text}"
+    );
+    let _ = Notices::default();
+    host.remove();
+}
