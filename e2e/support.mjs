@@ -71,6 +71,8 @@ export async function openApp(browser, url, { viewport = { width: 1280, height: 
   page.on('request', (req) => requests.push(req.url()));
   await page.goto(url);
   await waitForPaint(page);
+  // Every chart on the page has painted once (each records its plotting area).
+  await page.waitForFunction(() => [...document.querySelectorAll('canvas.chart')].every((c) => c.hasAttribute('data-plot')), null, { timeout: 20000 });
   return { page, context, errors, requests };
 }
 

@@ -93,14 +93,9 @@ pub fn download_parts(parts: &js_sys::Array, mime: &str, filename: &str) -> Resu
     });
     if let Some(w) = window() {
         let _ =
-            w.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 10_000);
+            w.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 60_000);
     }
     result
-}
-
-/// Offers a data URL (a canvas PNG) as a file download.
-pub fn download_url(url: &str, filename: &str) -> Result<(), JsValue> {
-    click_download(url, filename)
 }
 
 fn click_download(url: &str, filename: &str) -> Result<(), JsValue> {

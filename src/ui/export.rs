@@ -3,7 +3,7 @@
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 use super::dom;
 use crate::export::{csv, npy};
@@ -13,11 +13,17 @@ const CHUNK_BYTES: usize = 1 << 20;
 
 /// Downloads the canvas as a PNG at its device-pixel resolution.
 pub fn png(canvas: NodeRef<Canvas>, filename: &str) {
-    if let Some(c) = canvas.get_untracked() {
-        if let Ok(url) = c.to_data_url_with_type("image/png") {
-            let _ = dom::download_url(&url, filename);
-        }
-    }
+    let Some(c) = canvas.get_untracked() else {
+        return;
+    };
+    let filename = filename.to_string();
+    let on_blob =
+        wasm_bindgen::closure::Closure::once_into_js(move |blob: Option<web_sys::Blob>| {
+            if let Some(blob) = blob {
+                let _ = dom::download_parts(&js_sys::Array::of1(&blob), "image/png", &filename);
+            }
+        });
+    let _ = c.to_blob(on_blob.unchecked_ref());
 }
 
 /// Downloads a CSV held in one string.
