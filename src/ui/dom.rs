@@ -58,7 +58,8 @@ pub fn media_matches(query: &str) -> bool {
         .is_some_and(|m| m.matches())
 }
 
-/// Records that a chart finished painting: `window.__peLab = {paints, lastPaintMs}`, read by
+/// Records that a chart finished painting: `window.__peLab = {paints, firstPaintMs,
+/// lastPaintMs, lastPanel}` (milliseconds since navigation), read by
 /// the benchmark and the end-to-end tests.
 pub fn mark_painted(panel: &str) {
     let Some(w) = window() else { return };
@@ -75,6 +76,9 @@ pub fn mark_painted(panel: &str) {
         .ok()
         .and_then(|v| v.as_f64())
         .unwrap_or(0.0);
+    if paints == 0.0 {
+        let _ = js_sys::Reflect::set(&record, &"firstPaintMs".into(), &now_ms().into());
+    }
     let _ = js_sys::Reflect::set(&record, &"paints".into(), &(paints + 1.0).into());
     let _ = js_sys::Reflect::set(&record, &"lastPaintMs".into(), &now_ms().into());
     let _ = js_sys::Reflect::set(&record, &"lastPanel".into(), &panel.into());

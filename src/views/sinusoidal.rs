@@ -27,7 +27,7 @@ use crate::ui::widgets::{
 };
 
 /// Positions sampled for the offset residual (bounded work at any size).
-const RESIDUAL_POSITIONS: usize = 64;
+const RESIDUAL_POSITIONS: usize = 24;
 /// Rows of the pair-index table shown before eliding the middle.
 const INDEX_ROWS_SHOWN: usize = 32;
 

@@ -1,0 +1,129 @@
+// PE Lab benchmark: slider input → repainted canvas latency per panel, at default and maximum
+// sizes, in headless Chromium against the release build; plus the initial transfer size and
+// the time to the first chart. Not a test: it reports numbers and flags budgets (PRODUCT.md §5).
+//
+//   node scripts/bench.mjs [--moves 40] [--panel pe-heatmap] [--out bench-results/latest.json]
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { startServer, launch, openApp, DIST } from '../e2e/support.mjs';
+
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
+);
+const MOVES = Number(args.moves || 40);
+const OUT = args.out || 'bench-results/latest.json';
+
+/** Each view: its panels and the sizes to test, with the slider moves to make. */
+const SIN_DEFAULT = { seq_len: [128, 127], d_model: [128, 126], base: [4, 3.99], p0: [32, 33], offset: [4, 5] };
+const SIN_MAX = { seq_len: [8192, 8191], d_model: [4096, 4094], base: [4, 3.99], p0: [32, 33], offset: [4, 5] };
+/** The sliders that change what a panel draws. */
+const SIN_PANELS = {
+  'pe-heatmap': ['seq_len', 'd_model', 'base'],
+  'pe-curves': ['seq_len', 'd_model', 'base'],
+  'pe-spectrum': ['seq_len', 'd_model', 'base'],
+  'pe-similarity': ['seq_len', 'd_model', 'base', 'p0'],
+  'pe-offset': ['offset', 'd_model', 'base'],
+  'pe-index': ['d_model', 'base'],
+};
+const pick = (values, names) => names.map((n) => [`#ctl-${n}`, values[n]]);
+
+/** Each view: its panels and, per size, the URL and the slider moves (first value = initial). */
+const VIEWS = [
+  {
+    view: 'sinusoidal',
+    panels: Object.keys(SIN_PANELS),
+    sizes: (panel) => ({
+      default: { query: 'seq_len=128&d_model=128', moves: pick(SIN_DEFAULT, SIN_PANELS[panel]) },
+      max: { query: 'seq_len=8192&d_model=4096', moves: pick(SIN_MAX, SIN_PANELS[panel]) },
+    }),
+  },
+];
+
+const BUDGET = { default: { median: 8, p95: 16 }, max: { p95: 33 } };
+
+function stats(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p) => s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)];
+  return { n: s.length, median: q(0.5), p95: q(0.95), max: s[s.length - 1] };
+}
+
+async function measure(page, moves, count) {
+  return page.evaluate(async ([moves, count]) => {
+    const out = [];
+    for (let n = 0; n < count; n++) {
+      const [selector, values] = moves[n % moves.length];
+      const el = document.querySelector(selector);
+      // Each slider alternates between its two values, starting away from the initial one.
+      window.__benchTurn = window.__benchTurn || {};
+      const turn = (window.__benchTurn[selector] = (window.__benchTurn[selector] || 0) + 1);
+      const value = values[turn % values.length];
+      const before = window.__peLab.paints;
+      const t0 = performance.now();
+      el.value = String(value);
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      // Leptos runs effects in microtasks: by the next task every canvas has repainted.
+      await new Promise((r) => setTimeout(r, 0));
+      const painted = window.__peLab.paints > before ? window.__peLab.lastPaintMs - t0 : null;
+      await new Promise((r) => requestAnimationFrame(() => r()));
+      const frame = performance.now() - t0;
+      out.push({ painted, frame });
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    return out;
+  }, [moves, count]);
+}
+
+const server = await startServer();
+const browser = await launch();
+const rows = [];
+
+// Initial transfer: everything the default page loads, gzip-compressed as served.
+{
+  server.log.length = 0;
+  const { page, context } = await openApp(browser, server.url);
+  const firstPaint = await page.evaluate(() => window.__peLab.firstPaintMs);
+  const files = [...new Set(server.log)].map((p) => (p === '/' ? 'index.html' : p.slice(1)));
+  let gzip = 0;
+  let raw = 0;
+  const parts = [];
+  for (const f of files) {
+    const body = fs.readFileSync(path.join(DIST, f));
+    const z = zlib.gzipSync(body, { level: 9 }).length;
+    gzip += z;
+    raw += body.length;
+    parts.push(`${f} ${(z / 1024).toFixed(1)} KB`);
+  }
+  rows.push({ kind: 'transfer', gzip_kb: gzip / 1024, raw_kb: raw / 1024, first_chart_ms: firstPaint, files: parts });
+  console.log(`initial transfer: ${(gzip / 1024).toFixed(1)} KB gzip (${(raw / 1024).toFixed(1)} KB raw) — ${parts.join(', ')}`);
+  console.log(`first chart painted ${firstPaint.toFixed(0)} ms after navigation (budget 1000 ms)`);
+  await context.close();
+}
+
+console.log(`\nslider → repainted canvas, ${MOVES} moves per row (ms; "frame" = to the next animation frame)`);
+console.log('view        panel           size     median   p95     max   | frame p95  budget');
+for (const v of VIEWS) {
+  for (const panel of v.panels) {
+    if (args.panel && args.panel !== panel) continue;
+    for (const [size, spec] of Object.entries(v.sizes(panel))) {
+      const { page, context } = await openApp(browser, `${server.url}?view=${v.view}&embed=1&panel=${panel}&${spec.query}`);
+      await measure(page, spec.moves, 4); // warm-up
+      const samples = await measure(page, spec.moves, MOVES);
+      await context.close();
+      const missed = samples.filter((s) => s.painted === null).length;
+      const painted = stats(samples.filter((s) => s.painted !== null).map((s) => s.painted));
+      const frame = stats(samples.map((s) => s.frame));
+      const b = BUDGET[size];
+      const ok = (b.median === undefined || painted.median <= b.median) && painted.p95 <= b.p95 && missed === 0;
+      rows.push({ kind: 'latency', view: v.view, panel, size, painted, frame, missed, ok });
+      console.log(
+        `${v.view.padEnd(11)} ${panel.padEnd(15)} ${size.padEnd(7)} ${painted.median.toFixed(1).padStart(6)} ${painted.p95.toFixed(1).padStart(6)} ${painted.max.toFixed(1).padStart(7)}  | ${frame.p95.toFixed(1).padStart(7)}    ${ok ? 'ok' : 'MISS'}${missed ? ` (${missed} moves did not repaint)` : ''}`,
+      );
+    }
+  }
+}
+await browser.close();
+await server.close();
+fs.mkdirSync(path.dirname(OUT), { recursive: true });
+fs.writeFileSync(OUT, JSON.stringify({ date: new Date().toISOString(), moves: MOVES, rows }, null, 2));
+console.log(`\nwritten ${OUT}`);
