@@ -9,7 +9,7 @@ const { page, errors } = await openApp(browser, server.url + query, { colorSchem
 await settle(page);
 await page.waitForTimeout(300);
 if (selector) await page.locator(selector).first().screenshot({ path: out });
-else await page.screenshot({ path: out, fullPage: true });
+else await page.screenshot({ path: out, fullPage: process.env.FULL_PAGE !== '0' });
 console.log('errors:', errors);
 await browser.close();
 await server.close();

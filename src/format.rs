@@ -93,7 +93,7 @@ pub fn sinusoidal_cell(
     value: f64,
 ) -> String {
     math(&format!(
-        "{}{}{}{}{}{}{}{}{}<mfrac>{}<msup>{}<mrow><mfrac>{}{}</mfrac></mrow></msup></mfrac>{}{}{}",
+        "{}{}{}{}{}{}{}{}{}<mfrac>{}<msup>{}<mrow>{}<mo>/</mo>{}</mrow></msup></mfrac>{}{}{}",
         mi("PE"),
         mo("["),
         mn(&pos.to_string()),

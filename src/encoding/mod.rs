@@ -6,7 +6,11 @@
 //! - `i`: the pair index. Columns of one pair share one frequency `ω_i = base^(-2i/d_model)`.
 //! - `d_model`: the embedding width; `base`: the wavelength base (10000 in Vaswani et al.).
 //! - A matrix is stored row-major, shape `(seq_len, d_model)`.
+//! - RoPE has its own words (`head_dim`, rotary width `D`, pair `j`, `θ_j`): see [`rope`].
 
+pub mod rope;
+pub mod rope_config;
+pub mod series;
 pub mod similarity;
 pub mod sinusoidal;
 
