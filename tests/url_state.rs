@@ -108,3 +108,44 @@ fn pseudo_random_strings_never_panic() {
         x = x.wrapping_add(1);
     }
 }
+
+#[test]
+fn rope_and_scaling_states_round_trip() {
+    use pe_lab::encoding::rope::{Method, PairLayout};
+    use pe_lab::state::{QkSource, View};
+    let q = "view=rope&head_dim=4&theta=500000&layout=interleaved&partial=0.5&qk=custom&q=1,0,2,0.5&k=0,1,1,1&seed=7&max_dist=4096&m=0,100&pos=33";
+    let (state, notices) = AppState::from_query(q);
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(state.view, View::Rope);
+    let r = &state.rope;
+    assert_eq!((r.head_dim, r.theta, r.layout, r.partial), (4, 500000.0, PairLayout::Interleaved, 0.5));
+    assert_eq!((r.qk, r.seed, r.max_dist, r.pos), (QkSource::Custom, 7, 4096, 33));
+    assert_eq!(r.vectors().0, vec![1.0, 0.0, 2.0, 0.5]);
+    assert_eq!(AppState::from_query(&state.to_query()).0, state);
+
+    let q = "view=scaling&method=yarn,none,llama3&head_dim=96&theta=10000&partial=0.75&factor=8&orig_ctx=2048&seq_len=9000&beta_fast=16&beta_slow=2&attn_factor=1.5&mscale=1&mscale_all_dim=0.5&truncate=false&low_freq_factor=2&high_freq_factor=8";
+    let (state, notices) = AppState::from_query(q);
+    assert!(notices.is_empty(), "{notices:?}");
+    let s = &state.scaling;
+    assert_eq!(s.methods, vec![Method::None, Method::Yarn, Method::Llama3]);
+    assert_eq!((s.head_dim, s.partial, s.factor, s.orig_ctx, s.seq_len), (96, 0.75, 8.0, 2048, 9000));
+    assert_eq!((s.attn_factor, s.mscale, s.mscale_all_dim, s.truncate), (Some(1.5), Some(1.0), Some(0.5), false));
+    assert_eq!(AppState::from_query(&state.to_query()).0, state);
+}
+
+#[test]
+fn rope_inputs_are_clamped_with_notices() {
+    let (state, notices) =
+        AppState::from_query("view=rope&head_dim=63&qk=custom&q=1,2&max_dist=1e9&m=x");
+    assert_eq!(state.rope.head_dim, 62);
+    assert_eq!(state.rope.max_dist, 131072);
+    assert_eq!(state.rope.qk, pe_lab::state::QkSource::Random);
+    let named: Vec<&str> = notices.items.iter().map(|n| n.param.as_str()).collect();
+    for p in ["head_dim", "q", "qk", "max_dist", "m"] {
+        assert!(named.contains(&p), "no notice for {p}: {named:?}");
+    }
+    let (state, notices) = AppState::from_query("view=scaling&method=warp,turbo&factor=0");
+    assert_eq!(state.scaling.methods, vec![pe_lab::encoding::rope::Method::None]);
+    assert_eq!(state.scaling.factor, 1.0);
+    assert!(notices.items.len() >= 3);
+}

@@ -2,6 +2,7 @@
 
 use super::params::{read_choice, read_index_list, FloatSpec, IntSpec, Notices};
 use super::query::{join, split};
+use super::rope::{RopeState, ScalingState};
 use crate::encoding::sinusoidal::{pair_count, Layout};
 
 /// The views of PE Lab.
@@ -9,20 +10,26 @@ use crate::encoding::sinusoidal::{pair_count, Layout};
 pub enum View {
     #[default]
     Sinusoidal,
+    Rope,
+    Scaling,
 }
 
 impl View {
-    pub const ALL: [View; 1] = [View::Sinusoidal];
+    pub const ALL: [View; 3] = [View::Sinusoidal, View::Rope, View::Scaling];
 
     pub fn name(self) -> &'static str {
         match self {
             View::Sinusoidal => "sinusoidal",
+            View::Rope => "rope",
+            View::Scaling => "scaling",
         }
     }
 
     pub fn title(self) -> &'static str {
         match self {
             View::Sinusoidal => "Sinusoidal",
+            View::Rope => "RoPE",
+            View::Scaling => "Context extension",
         }
     }
 
@@ -37,6 +44,15 @@ impl View {
                 "pe-offset",
                 "pe-index",
             ],
+            View::Rope => &[
+                "rope-rotation",
+                "rope-angles",
+                "rope-score-distance",
+                "rope-score-matrix",
+                "rope-decay",
+                "rope-wavelength",
+            ],
+            View::Scaling => &["scaling-frequencies", "scaling-score-distance"],
         }
     }
 }
@@ -242,6 +258,8 @@ pub struct AppState {
     /// `controls=0` hides the controls.
     pub show_controls: bool,
     pub sinusoidal: SinusoidalState,
+    pub rope: RopeState,
+    pub scaling: ScalingState,
 }
 
 impl Default for AppState {
@@ -253,6 +271,8 @@ impl Default for AppState {
             panel: None,
             show_controls: true,
             sinusoidal: SinusoidalState::default(),
+            rope: RopeState::default(),
+            scaling: ScalingState::default(),
         }
     }
 }
@@ -306,18 +326,22 @@ impl AppState {
                 None
             }
         });
-        let sinusoidal = SinusoidalState::read(&get, &mut notices);
-        (
-            AppState {
-                view,
-                theme,
-                embed,
-                panel,
-                show_controls,
-                sinusoidal,
-            },
-            notices,
-        )
+        // Only the current view's parameters are read: views share some names
+        // (`layout`, `seq_len`) with different meanings.
+        let mut state = AppState {
+            view,
+            theme,
+            embed,
+            panel,
+            show_controls,
+            ..AppState::default()
+        };
+        match view {
+            View::Sinusoidal => state.sinusoidal = SinusoidalState::read(&get, &mut notices),
+            View::Rope => state.rope = RopeState::read(&get, &mut notices),
+            View::Scaling => state.scaling = ScalingState::read(&get, &mut notices),
+        }
+        (state, notices)
     }
 
     /// The query string (without `?`) that restores this exact state.
@@ -325,6 +349,8 @@ impl AppState {
         let mut out: Vec<(&'static str, String)> = vec![("view", self.view.name().to_string())];
         match self.view {
             View::Sinusoidal => self.sinusoidal.write(&mut out),
+            View::Rope => self.rope.write(&mut out),
+            View::Scaling => self.scaling.write(&mut out),
         }
         if self.theme != ThemeChoice::Auto {
             out.push(("theme", self.theme.name().to_string()));

@@ -4,6 +4,8 @@
 pub mod app;
 pub mod params;
 pub mod query;
+pub mod rope;
 
 pub use app::{AppState, SinusoidalState, ThemeChoice, View};
 pub use params::{Notice, Notices};
+pub use rope::{QkSource, RopeState, ScalingState};

@@ -1,0 +1,613 @@
+//! Controls of the RoPE view (`view=rope`) and the context-extension view (`view=scaling`).
+
+use super::params::{read_choice, read_index_list, shorten, FloatSpec, IntSpec, Notices};
+use crate::encoding::rope::{rotary_dim, Method, PairLayout, Rope, ScalingParams, SeededNormal};
+
+pub const HEAD_DIM: IntSpec = IntSpec {
+    name: "head_dim",
+    label: "head_dim",
+    min: 2,
+    max: 512,
+    default: 64,
+    unit: "dimensions",
+};
+pub const THETA: FloatSpec = FloatSpec {
+    name: "theta",
+    label: "Base θ",
+    min: 2.0,
+    max: 1e8,
+    default: 10000.0,
+    log: true,
+    unit: "",
+};
+pub const PARTIAL: FloatSpec = FloatSpec {
+    name: "partial",
+    label: "Rotary fraction",
+    min: 0.01,
+    max: 1.0,
+    default: 1.0,
+    log: false,
+    unit: "",
+};
+pub const SEED: IntSpec = IntSpec {
+    name: "seed",
+    label: "Seed",
+    min: 0,
+    max: 999_999,
+    default: 0,
+    unit: "",
+};
+pub const MAX_DIST: IntSpec = IntSpec {
+    name: "max_dist",
+    label: "Max distance",
+    min: 1,
+    max: 131_072,
+    default: 256,
+    unit: "positions",
+};
+pub const POS: IntSpec = IntSpec {
+    name: "pos",
+    label: "Position",
+    min: 0,
+    max: 131_072,
+    default: 10,
+    unit: "",
+};
+/// Query positions overlaid in `rope-score-distance`: at most this many.
+pub const MAX_OVERLAYS: usize = 4;
+
+/// Where q and k come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum QkSource {
+    /// Every entry 1 (the RoFormer decay setting).
+    Ones,
+    /// Seeded standard Gaussian.
+    #[default]
+    Random,
+    /// Typed in by the user (`q=` and `k=`).
+    Custom,
+}
+
+impl QkSource {
+    pub const OPTIONS: [(&'static str, QkSource); 3] = [
+        ("ones", QkSource::Ones),
+        ("random", QkSource::Random),
+        ("custom", QkSource::Custom),
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            QkSource::Ones => "ones",
+            QkSource::Random => "random",
+            QkSource::Custom => "custom",
+        }
+    }
+}
+
+/// Controls of the RoPE view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RopeState {
+    pub head_dim: usize,
+    pub theta: f64,
+    pub layout: PairLayout,
+    pub partial: f64,
+    pub qk: QkSource,
+    pub seed: u64,
+    /// Custom vectors (kept even when another source is chosen, so switching back restores them).
+    pub q: Option<Vec<f64>>,
+    pub k: Option<Vec<f64>>,
+    pub max_dist: usize,
+    /// Query positions of the overlaid score curves.
+    pub m: Vec<usize>,
+    /// Position of the rotation clocks.
+    pub pos: usize,
+}
+
+impl Default for RopeState {
+    fn default() -> Self {
+        RopeState {
+            head_dim: HEAD_DIM.default as usize,
+            theta: THETA.default,
+            layout: PairLayout::Half,
+            partial: PARTIAL.default,
+            qk: QkSource::Random,
+            seed: 0,
+            q: None,
+            k: None,
+            max_dist: MAX_DIST.default as usize,
+            m: vec![0, 1000, 5000],
+            pos: POS.default as usize,
+        }
+    }
+}
+
+/// Reads `head_dim`, rounding an odd value down with a notice (pairs need an even width).
+fn read_even(spec: IntSpec, raw: Option<&str>, notices: &mut Notices) -> usize {
+    let v = spec.read(raw, notices) as usize;
+    if v % 2 == 1 {
+        notices.push(
+            spec.name,
+            format!("{} must be even; {v} became {}.", spec.label, v - 1),
+        );
+        v - 1
+    } else {
+        v
+    }
+}
+
+/// Reads a comma-separated vector of numbers of the given length.
+pub fn parse_vector(raw: &str, len: usize) -> Result<Vec<f64>, String> {
+    let mut out = Vec::new();
+    for part in raw.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        if out.len() >= 4096 {
+            return Err("more than 4096 numbers".into());
+        }
+        match part.parse::<f64>() {
+            Ok(v) if v.is_finite() => out.push(v),
+            _ => return Err(format!("“{}” is not a number", shorten(part, 16))),
+        }
+    }
+    if out.len() != len {
+        return Err(format!("it has {} numbers, head_dim is {len}", out.len()));
+    }
+    Ok(out)
+}
+
+fn format_vector(v: &[f64]) -> String {
+    v.iter()
+        .map(|x| format!("{x}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+impl RopeState {
+    /// The concrete RoPE of these controls (unscaled).
+    pub fn rope(&self) -> Rope {
+        Rope::plain(self.head_dim, self.partial, self.theta, self.layout)
+    }
+
+    pub fn rotary_dim(&self) -> usize {
+        rotary_dim(self.head_dim, self.partial)
+    }
+
+    /// The query and key vectors the panels use.
+    pub fn vectors(&self) -> (Vec<f64>, Vec<f64>) {
+        let h = self.head_dim;
+        match self.qk {
+            QkSource::Ones => (vec![1.0; h], vec![1.0; h]),
+            QkSource::Custom => match (&self.q, &self.k) {
+                (Some(q), Some(k)) if q.len() == h && k.len() == h => (q.clone(), k.clone()),
+                _ => self.random_vectors(),
+            },
+            QkSource::Random => self.random_vectors(),
+        }
+    }
+
+    fn random_vectors(&self) -> (Vec<f64>, Vec<f64>) {
+        let mut rng = SeededNormal::new(self.seed);
+        let q = rng.vector(self.head_dim);
+        let k = rng.vector(self.head_dim);
+        (q, k)
+    }
+
+    pub(crate) fn read(get: &dyn Fn(&str) -> Option<String>, notices: &mut Notices) -> RopeState {
+        let head_dim = read_even(HEAD_DIM, get("head_dim").as_deref(), notices);
+        let theta = THETA.read(get("theta").as_deref(), notices);
+        let layout = read_choice(
+            "layout",
+            get("layout").as_deref(),
+            &[
+                ("interleaved", PairLayout::Interleaved),
+                ("half", PairLayout::Half),
+            ],
+            PairLayout::Half,
+            notices,
+        );
+        let partial = PARTIAL.read(get("partial").as_deref(), notices);
+        let mut qk = read_choice(
+            "qk",
+            get("qk").as_deref(),
+            &QkSource::OPTIONS,
+            QkSource::Random,
+            notices,
+        );
+        let seed = SEED.read(get("seed").as_deref(), notices) as u64;
+        let mut vector = |name: &str| {
+            get(name).and_then(|raw| match parse_vector(&raw, head_dim) {
+                Ok(v) => Some(v),
+                Err(why) => {
+                    notices.push(name, format!("ignored: {why}."));
+                    None
+                }
+            })
+        };
+        let (q, k) = (vector("q"), vector("k"));
+        if qk == QkSource::Custom && (q.is_none() || k.is_none()) {
+            notices.push(
+                "qk",
+                "custom needs valid q and k vectors; using random ones.".into(),
+            );
+            qk = QkSource::Random;
+        }
+        let max_dist = MAX_DIST.read(get("max_dist").as_deref(), notices) as usize;
+        let m = get("m")
+            .map(|raw| read_index_list("m", &raw, POS.max as usize, MAX_OVERLAYS, notices))
+            .filter(|m| !m.is_empty())
+            .unwrap_or_else(|| RopeState::default().m);
+        let pos = POS.read(get("pos").as_deref(), notices) as usize;
+        RopeState {
+            head_dim,
+            theta,
+            layout,
+            partial,
+            qk,
+            seed,
+            q,
+            k,
+            max_dist,
+            m,
+            pos,
+        }
+    }
+
+    pub(crate) fn write(&self, out: &mut Vec<(&'static str, String)>) {
+        out.push(("head_dim", self.head_dim.to_string()));
+        out.push(("theta", format!("{}", self.theta)));
+        out.push(("layout", self.layout.name().to_string()));
+        out.push(("partial", format!("{}", self.partial)));
+        out.push(("qk", self.qk.name().to_string()));
+        out.push(("seed", self.seed.to_string()));
+        if self.qk == QkSource::Custom {
+            if let (Some(q), Some(k)) = (&self.q, &self.k) {
+                out.push(("q", format_vector(q)));
+                out.push(("k", format_vector(k)));
+            }
+        }
+        out.push(("max_dist", self.max_dist.to_string()));
+        let m: Vec<String> = self.m.iter().map(|v| v.to_string()).collect();
+        out.push(("m", m.join(",")));
+        out.push(("pos", self.pos.to_string()));
+    }
+}
+
+pub const FACTOR: FloatSpec = FloatSpec {
+    name: "factor",
+    label: "Factor s",
+    min: 1.0,
+    max: 64.0,
+    default: 4.0,
+    log: true,
+    unit: "×",
+};
+pub const ORIG_CTX: IntSpec = IntSpec {
+    name: "orig_ctx",
+    label: "Original context L0",
+    min: 16,
+    max: 131_072,
+    default: 4096,
+    unit: "positions",
+};
+pub const CUR_LEN: IntSpec = IntSpec {
+    name: "seq_len",
+    label: "Current length n (dynamic, LongRoPE)",
+    min: 1,
+    max: 1_048_576,
+    default: 16384,
+    unit: "positions",
+};
+pub const BETA_FAST: FloatSpec = FloatSpec {
+    name: "beta_fast",
+    label: "YaRN β_fast",
+    min: 0.1,
+    max: 256.0,
+    default: 32.0,
+    log: true,
+    unit: "turns",
+};
+pub const BETA_SLOW: FloatSpec = FloatSpec {
+    name: "beta_slow",
+    label: "YaRN β_slow",
+    min: 0.01,
+    max: 64.0,
+    default: 1.0,
+    log: true,
+    unit: "turns",
+};
+pub const ATTN_FACTOR: FloatSpec = FloatSpec {
+    name: "attn_factor",
+    label: "Attention factor α (blank: automatic)",
+    min: 0.1,
+    max: 10.0,
+    default: 1.0,
+    log: false,
+    unit: "",
+};
+pub const MSCALE: FloatSpec = FloatSpec {
+    name: "mscale",
+    label: "YaRN mscale",
+    min: 0.0,
+    max: 10.0,
+    default: 1.0,
+    log: false,
+    unit: "",
+};
+pub const MSCALE_ALL_DIM: FloatSpec = FloatSpec {
+    name: "mscale_all_dim",
+    label: "YaRN mscale_all_dim",
+    min: 0.0,
+    max: 10.0,
+    default: 1.0,
+    log: false,
+    unit: "",
+};
+pub const LOW_FREQ: FloatSpec = FloatSpec {
+    name: "low_freq_factor",
+    label: "Llama 3 low_freq_factor",
+    min: 0.1,
+    max: 64.0,
+    default: 1.0,
+    log: true,
+    unit: "",
+};
+pub const HIGH_FREQ: FloatSpec = FloatSpec {
+    name: "high_freq_factor",
+    label: "Llama 3 high_freq_factor",
+    min: 0.1,
+    max: 256.0,
+    default: 4.0,
+    log: true,
+    unit: "",
+};
+/// The longest distance drawn in `scaling-score-distance`.
+pub const MAX_SCORE_DISTANCE: usize = 131_072;
+
+/// Controls of the context-extension view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScalingState {
+    pub methods: Vec<Method>,
+    pub head_dim: usize,
+    pub theta: f64,
+    pub partial: f64,
+    pub factor: f64,
+    pub orig_ctx: usize,
+    pub seq_len: usize,
+    pub beta_fast: f64,
+    pub beta_slow: f64,
+    pub attn_factor: Option<f64>,
+    pub mscale: Option<f64>,
+    pub mscale_all_dim: Option<f64>,
+    pub truncate: bool,
+    pub low_freq_factor: f64,
+    pub high_freq_factor: f64,
+    /// LongRoPE lists; `None` means the illustrative lists of [`illustrative_longrope`].
+    pub short_factor: Option<Vec<f64>>,
+    pub long_factor: Option<Vec<f64>>,
+}
+
+impl Default for ScalingState {
+    fn default() -> Self {
+        ScalingState {
+            methods: vec![Method::None, Method::Linear, Method::Ntk, Method::Yarn],
+            head_dim: 128,
+            theta: THETA.default,
+            partial: 1.0,
+            factor: FACTOR.default,
+            orig_ctx: ORIG_CTX.default as usize,
+            seq_len: CUR_LEN.default as usize,
+            beta_fast: BETA_FAST.default,
+            beta_slow: BETA_SLOW.default,
+            attn_factor: None,
+            mscale: None,
+            mscale_all_dim: None,
+            truncate: true,
+            low_freq_factor: LOW_FREQ.default,
+            high_freq_factor: HIGH_FREQ.default,
+            short_factor: None,
+            long_factor: None,
+        }
+    }
+}
+
+/// LongRoPE lists for when none are given: short all 1 (no change inside the trained
+/// context), long rising geometrically from 1 to `factor` over the pairs. Illustrative only —
+/// real models ship searched lists (paste a config.json to use them).
+pub fn illustrative_longrope(pairs: usize, factor: f64) -> (Vec<f64>, Vec<f64>) {
+    let short = vec![1.0; pairs];
+    let long = (0..pairs)
+        .map(|j| factor.powf(j as f64 / (pairs.max(2) - 1) as f64))
+        .collect();
+    (short, long)
+}
+
+fn read_optional(spec: FloatSpec, raw: Option<String>, notices: &mut Notices) -> Option<f64> {
+    let raw = raw?;
+    if raw.trim().is_empty() {
+        return None;
+    }
+    Some(spec.read(Some(&raw), notices))
+}
+
+fn read_list(name: &str, raw: Option<String>, notices: &mut Notices) -> Option<Vec<f64>> {
+    let raw = raw?;
+    let mut out = Vec::new();
+    for part in raw.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match part.parse::<f64>() {
+            Ok(v) if v.is_finite() && v > 0.0 && out.len() < 256 => out.push(v),
+            _ => {
+                notices.push(
+                    name,
+                    "must be up to 256 positive numbers separated by commas; ignored.".into(),
+                );
+                return None;
+            }
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+impl ScalingState {
+    pub fn rotary_dim(&self) -> usize {
+        rotary_dim(self.head_dim, self.partial)
+    }
+
+    /// The method parameters, LongRoPE lists resolved.
+    pub fn params(&self) -> ScalingParams {
+        let pairs = self.rotary_dim() / 2;
+        let (short, long) = illustrative_longrope(pairs, self.factor);
+        ScalingParams {
+            factor: self.factor,
+            orig_ctx: self.orig_ctx,
+            seq_len: Some(self.seq_len),
+            beta_fast: self.beta_fast,
+            beta_slow: self.beta_slow,
+            attn_factor: self.attn_factor,
+            mscale: self.mscale,
+            mscale_all_dim: self.mscale_all_dim,
+            truncate: self.truncate,
+            low_freq_factor: self.low_freq_factor,
+            high_freq_factor: self.high_freq_factor,
+            short_factor: self.short_factor.clone().unwrap_or(short),
+            long_factor: self.long_factor.clone().unwrap_or(long),
+        }
+    }
+
+    /// The longest distance the score chart draws: `factor × orig_ctx`, capped.
+    pub fn score_distance(&self) -> usize {
+        ((self.factor * self.orig_ctx as f64).round() as usize).clamp(1, MAX_SCORE_DISTANCE)
+    }
+
+    pub(crate) fn read(
+        get: &dyn Fn(&str) -> Option<String>,
+        notices: &mut Notices,
+    ) -> ScalingState {
+        let d = ScalingState::default();
+        let methods = match get("method") {
+            None => d.methods.clone(),
+            Some(raw) => {
+                let mut out: Vec<Method> = Vec::new();
+                let mut bad = Vec::new();
+                for part in raw
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|p| !p.is_empty())
+                    .take(64)
+                {
+                    match Method::from_name(part) {
+                        Some(m) if !out.contains(&m) => out.push(m),
+                        Some(_) => {}
+                        None => bad.push(shorten(part, 16)),
+                    }
+                }
+                if !bad.is_empty() {
+                    notices.push(
+                        "method",
+                        format!("unknown method(s) {} ignored.", bad.join(", ")),
+                    );
+                }
+                if out.is_empty() {
+                    notices.push(
+                        "method",
+                        "no method left; showing none (original RoPE).".into(),
+                    );
+                    out.push(Method::None);
+                }
+                out.sort();
+                out
+            }
+        };
+        let head_dim = read_even(
+            IntSpec {
+                default: 128,
+                ..HEAD_DIM
+            },
+            get("head_dim").as_deref(),
+            notices,
+        );
+        ScalingState {
+            methods,
+            head_dim,
+            theta: THETA.read(get("theta").as_deref(), notices),
+            partial: PARTIAL.read(get("partial").as_deref(), notices),
+            factor: FACTOR.read(get("factor").as_deref(), notices),
+            orig_ctx: ORIG_CTX.read(get("orig_ctx").as_deref(), notices) as usize,
+            seq_len: CUR_LEN.read(get("seq_len").as_deref(), notices) as usize,
+            beta_fast: BETA_FAST.read(get("beta_fast").as_deref(), notices),
+            beta_slow: BETA_SLOW.read(get("beta_slow").as_deref(), notices),
+            attn_factor: read_optional(ATTN_FACTOR, get("attn_factor"), notices),
+            mscale: read_optional(MSCALE, get("mscale"), notices),
+            mscale_all_dim: read_optional(MSCALE_ALL_DIM, get("mscale_all_dim"), notices),
+            truncate: read_choice(
+                "truncate",
+                get("truncate").as_deref(),
+                &[("true", true), ("false", false), ("1", true), ("0", false)],
+                true,
+                notices,
+            ),
+            low_freq_factor: LOW_FREQ.read(get("low_freq_factor").as_deref(), notices),
+            high_freq_factor: HIGH_FREQ.read(get("high_freq_factor").as_deref(), notices),
+            short_factor: read_list("short_factor", get("short_factor"), notices),
+            long_factor: read_list("long_factor", get("long_factor"), notices),
+        }
+    }
+
+    pub(crate) fn write(&self, out: &mut Vec<(&'static str, String)>) {
+        let methods: Vec<&str> = self.methods.iter().map(|m| m.name()).collect();
+        out.push(("method", methods.join(",")));
+        out.push(("head_dim", self.head_dim.to_string()));
+        out.push(("theta", format!("{}", self.theta)));
+        out.push(("partial", format!("{}", self.partial)));
+        out.push(("factor", format!("{}", self.factor)));
+        out.push(("orig_ctx", self.orig_ctx.to_string()));
+        out.push(("seq_len", self.seq_len.to_string()));
+        out.push(("beta_fast", format!("{}", self.beta_fast)));
+        out.push(("beta_slow", format!("{}", self.beta_slow)));
+        for (name, v) in [
+            ("attn_factor", self.attn_factor),
+            ("mscale", self.mscale),
+            ("mscale_all_dim", self.mscale_all_dim),
+        ] {
+            if let Some(v) = v {
+                out.push((name, format!("{v}")));
+            }
+        }
+        out.push(("truncate", self.truncate.to_string()));
+        out.push(("low_freq_factor", format!("{}", self.low_freq_factor)));
+        out.push(("high_freq_factor", format!("{}", self.high_freq_factor)));
+        for (name, v) in [
+            ("short_factor", &self.short_factor),
+            ("long_factor", &self.long_factor),
+        ] {
+            if let Some(v) = v {
+                out.push((name, format_vector(v)));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vectors_follow_the_source() {
+        let mut s = RopeState {
+            head_dim: 4,
+            ..RopeState::default()
+        };
+        assert_eq!(s.vectors().0.len(), 4);
+        s.qk = QkSource::Ones;
+        assert_eq!(s.vectors(), (vec![1.0; 4], vec![1.0; 4]));
+        s.qk = QkSource::Custom;
+        s.q = Some(vec![1.0, 2.0, 3.0, 4.0]);
+        s.k = Some(vec![0.0, 1.0, 0.0, 1.0]);
+        assert_eq!(s.vectors().0, vec![1.0, 2.0, 3.0, 4.0]);
+    }
+
+    #[test]
+    fn illustrative_lists_span_one_to_factor() {
+        let (s, l) = illustrative_longrope(4, 8.0);
+        assert_eq!(s, vec![1.0; 4]);
+        assert_eq!(l[0], 1.0);
+        assert!((l[3] - 8.0).abs() < 1e-12);
+    }
+}
