@@ -81,6 +81,38 @@ pub fn sinusoidal_definition() -> String {
     )
 }
 
+/// RoPE's rotation of pair `j` and its frequency.
+pub fn rope_definition() -> String {
+    let angle = format!("{}{}<msub>{}{}</msub>", mi("pos"), mo("·"), mi("θ"), mi("j"));
+    let trig = |f: &str| format!("{}{}{angle}{}", mi(f), mo("("), mo(")"));
+    let row = |lhs: &str, a: &str, op: &str, b: &str| {
+        format!(
+            "<mtr><mtd><mrow>{}{}{}{}{}{}{}</mrow></mtd></mtr>",
+            mi(lhs),
+            mo("="),
+            mi(a),
+            trig("cos"),
+            mo(op),
+            mi(b),
+            trig("sin")
+        )
+    };
+    format!(
+        "<math display=\"block\"><mtable>{}{}<mtr><mtd><mrow><msub>{}{}</msub>{}<msup>{}<mrow>{}{}{}{}{}</mrow></msup></mrow></mtd></mtr></mtable></math>",
+        row("x′", "x", "−", "y"),
+        row("y′", "y", "+", "x"),
+        mi("θ"),
+        mi("j"),
+        mo("="),
+        mi("θ"),
+        mo("−"),
+        mn("2"),
+        mi("j"),
+        mo("/"),
+        mi("D"),
+    )
+}
+
 /// One cell's formula with its numbers substituted:
 /// `PE[pos, col] = f(pos / base^(2i/d)) = value`.
 pub fn sinusoidal_cell(

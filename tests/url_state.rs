@@ -118,8 +118,14 @@ fn rope_and_scaling_states_round_trip() {
     assert!(notices.is_empty(), "{notices:?}");
     assert_eq!(state.view, View::Rope);
     let r = &state.rope;
-    assert_eq!((r.head_dim, r.theta, r.layout, r.partial), (4, 500000.0, PairLayout::Interleaved, 0.5));
-    assert_eq!((r.qk, r.seed, r.max_dist, r.pos), (QkSource::Custom, 7, 4096, 33));
+    assert_eq!(
+        (r.head_dim, r.theta, r.layout, r.partial),
+        (4, 500000.0, PairLayout::Interleaved, 0.5)
+    );
+    assert_eq!(
+        (r.qk, r.seed, r.max_dist, r.pos),
+        (QkSource::Custom, 7, 4096, 33)
+    );
     assert_eq!(r.vectors().0, vec![1.0, 0.0, 2.0, 0.5]);
     assert_eq!(AppState::from_query(&state.to_query()).0, state);
 
@@ -128,8 +134,14 @@ fn rope_and_scaling_states_round_trip() {
     assert!(notices.is_empty(), "{notices:?}");
     let s = &state.scaling;
     assert_eq!(s.methods, vec![Method::None, Method::Yarn, Method::Llama3]);
-    assert_eq!((s.head_dim, s.partial, s.factor, s.orig_ctx, s.seq_len), (96, 0.75, 8.0, 2048, 9000));
-    assert_eq!((s.attn_factor, s.mscale, s.mscale_all_dim, s.truncate), (Some(1.5), Some(1.0), Some(0.5), false));
+    assert_eq!(
+        (s.head_dim, s.partial, s.factor, s.orig_ctx, s.seq_len),
+        (96, 0.75, 8.0, 2048, 9000)
+    );
+    assert_eq!(
+        (s.attn_factor, s.mscale, s.mscale_all_dim, s.truncate),
+        (Some(1.5), Some(1.0), Some(0.5), false)
+    );
     assert_eq!(AppState::from_query(&state.to_query()).0, state);
 }
 
@@ -145,7 +157,10 @@ fn rope_inputs_are_clamped_with_notices() {
         assert!(named.contains(&p), "no notice for {p}: {named:?}");
     }
     let (state, notices) = AppState::from_query("view=scaling&method=warp,turbo&factor=0");
-    assert_eq!(state.scaling.methods, vec![pe_lab::encoding::rope::Method::None]);
+    assert_eq!(
+        state.scaling.methods,
+        vec![pe_lab::encoding::rope::Method::None]
+    );
     assert_eq!(state.scaling.factor, 1.0);
     assert!(notices.items.len() >= 3);
 }

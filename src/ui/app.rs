@@ -92,6 +92,8 @@ pub fn mount_state(initial: AppState, notices: Notices) -> impl IntoView {
             <main id="main">
                 {move || match view.get() {
                     View::Sinusoidal => crate::views::sinusoidal::SinusoidalView().into_any(),
+                    View::Rope => crate::views::rope::RopeView().into_any(),
+                    View::Scaling => crate::views::scaling::ScalingView().into_any(),
                 }}
             </main>
             {(!embed).then(|| view! { <Footer/> })}

@@ -10,21 +10,19 @@ use crate::encoding::{Layout, Sinusoid};
 use crate::export::csv;
 use crate::format::{sig, sinusoidal_cell, sinusoidal_definition};
 use crate::render::charts::{
-    draw_heatmap_frame, draw_line_chart, fit_y_range, series_colour, Band, ColourBar, HeatmapFrame,
-    LineChart, PlotRect, Series, SeriesStyle,
+    draw_heatmap_frame, fit_y_range, Band, LineChart, Series, SeriesStyle,
 };
 use crate::render::colormap::ColorMap;
-use crate::render::envelope::envelope;
 use crate::render::raster::{AxisSamples, SampledGrid};
 use crate::snippets::sinusoidal_panel;
 use crate::state::app::{BASE, D_MODEL, OFFSET, P0, SEQ_LEN};
 use crate::state::SinusoidalState;
 use crate::ui::app::AppCtx;
-use crate::ui::dom;
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
 use crate::ui::widgets::{
     panel_visible, ChartCanvas, Choice, ExportBar, Painter, Panel, RangeControl,
 };
+use crate::views::common::{heatmap_frame, line_series, paint_lines, ExportButtons};
 
 /// Positions sampled for the offset residual (bounded work at any size).
 const RESIDUAL_POSITIONS: usize = 24;
@@ -35,53 +33,6 @@ const INDEX_ROWS_SHOWN: usize = 32;
 fn column_name(pe: &Sinusoid, col: usize) -> String {
     let (i, kind) = pe.role(col);
     format!("col{col}_{}_i{i}", kind.name())
-}
-
-#[allow(clippy::too_many_arguments)]
-fn heatmap_frame<'a>(
-    cmap: &'a ColorMap,
-    n_cols: usize,
-    n_rows: usize,
-    x: &str,
-    y: &str,
-    lo: f64,
-    hi: f64,
-    label: &str,
-) -> HeatmapFrame<'a> {
-    HeatmapFrame {
-        x_label: x.to_string(),
-        y_label: y.to_string(),
-        n_cols,
-        n_rows,
-        colour_bar: ColourBar {
-            cmap,
-            lo,
-            hi,
-            label: label.to_string(),
-        },
-    }
-}
-
-fn line_series(
-    name: String,
-    n: usize,
-    ys: &[f64],
-    x_of: impl Fn(usize) -> f64,
-    px: usize,
-    style: SeriesStyle,
-) -> Series {
-    Series {
-        colour: series_colour(n),
-        name,
-        columns: envelope(ys, x_of, px),
-        style,
-    }
-}
-
-/// Draws a line chart filling the canvas.
-fn paint_lines(p: &Painter, chart: &LineChart) -> Option<PlotRect> {
-    let area = p.area()?;
-    draw_line_chart(&area, chart, &p.theme).ok()
 }
 
 /// The Sinusoidal view.
@@ -144,38 +95,20 @@ pub fn SinusoidalView() -> impl IntoView {
     }
 }
 
-/// Buttons shared by every panel: PNG of a canvas, CSV, and "Copy as NumPy".
+/// The export buttons of a Sinusoidal panel.
 #[component]
 fn PanelExports(
     panel: &'static str,
     canvas: NodeRef<Canvas>,
     sv: Memo<SinusoidalState>,
-    /// Writes the CSV download.
     csv: Callback<()>,
-    /// Offers NPY when the matrix is large.
-    #[prop(optional)]
-    npy: Option<(Signal<bool>, Callback<()>)>,
+    #[prop(default = None)] npy: Option<(Signal<bool>, Callback<()>)>,
 ) -> impl IntoView {
-    let stem =
-        move || sv.with(|s| format!("{panel}_seq{}_d{}_base{}", s.seq_len, s.d_model, s.base));
-    let copied = RwSignal::new(false);
-    view! {
-        <ExportBar>
-            <button on:click=move |_| export::png(canvas, &format!("{}.png", stem()))>"PNG"</button>
-            <button on:click=move |_| csv.run(())>"CSV"</button>
-            {npy.map(|(offered, cb)| {
-                view! {
-                    <Show when=move || offered.get()>
-                        <button on:click=move |_| cb.run(())>"NPY"</button>
-                    </Show>
-                }
-            })}
-            <button on:click=move |_| {
-                dom::copy_text(&sv.with_untracked(|s| sinusoidal_panel(s, panel)));
-                copied.set(true);
-            }>{move || if copied.get() { "Copied ✓" } else { "Copy as NumPy" }}</button>
-        </ExportBar>
-    }
+    let stem = Signal::derive(move || {
+        sv.with(|s| format!("{panel}_seq{}_d{}_base{}", s.seq_len, s.d_model, s.base))
+    });
+    let snippet = Callback::new(move |_| sv.with_untracked(|s| sinusoidal_panel(s, panel)));
+    view! { <ExportButtons canvas=canvas stem=stem csv=csv npy=npy snippet=snippet/> }
 }
 
 #[component]
@@ -294,7 +227,7 @@ fn HeatmapPanel(
                 "together they give every position a distinct pattern, like the digits of a clock with hands at many speeds. "
                 {move || sampled_note(seq_len.get(), pe.with(|pe| pe.d_model))}
             </p>
-            <PanelExports panel=ID canvas=canvas sv=sv csv=csv_cb npy=(big, npy_cb)/>
+            <PanelExports panel=ID canvas=canvas sv=sv csv=csv_cb npy=Some((big, npy_cb))/>
         </Panel>
     }
     .into_any()
@@ -654,7 +587,7 @@ fn SimilarityPanel(
                 "Each pair contributes sin(pω)sin(qω) + cos(pω)cos(qω) = cos((p−q)ω), so the dot product of two positions depends only on their distance: "
                 "the matrix is constant along its diagonals, largest on the diagonal (d_model/2) and falling, with ripples, as positions move apart."
             </p>
-            <PanelExports panel=ID canvas=matrix_canvas sv=sv csv=csv_matrix npy=(big, npy_cb)/>
+            <PanelExports panel=ID canvas=matrix_canvas sv=sv csv=csv_matrix npy=Some((big, npy_cb))/>
             <ExportBar>
                 <button on:click=move |_| export::png(curve_canvas, "pe-similarity_curve.png")>"Curve PNG"</button>
                 <button on:click=move |_| csv_curve.run(())>"Curve CSV"</button>

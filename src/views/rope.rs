@@ -1,0 +1,880 @@
+//! The RoPE view (`view=rope`): rotation clocks, angles, score against distance (the
+//! relative-only property), the score matrix, long-term decay and wavelengths.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use plotters::prelude::*;
+
+use crate::encoding::rope::{mean_random_weights, su_bound_series, Rope, ScoreWeights};
+use crate::export::csv;
+use crate::format::sig;
+use crate::render::charts::{
+    draw_heatmap_frame, fit_y_range, series_colour, LineChart, PlotRect, SeriesStyle,
+};
+use crate::render::colormap::ColorMap;
+use crate::render::raster::{AxisSamples, SampledGrid};
+use crate::state::rope::{parse_vector, HEAD_DIM, MAX_DIST, PARTIAL, POS, SEED, THETA};
+use crate::state::{QkSource, RopeState};
+use crate::ui::app::AppCtx;
+use crate::ui::dom;
+use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
+use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel, RangeControl};
+use crate::views::common::{heatmap_frame, line_series, paint_lines, ExportButtons};
+
+/// At most this many clocks are drawn (pairs spread over the spectrum).
+const MAX_CLOCKS: usize = 16;
+/// Points per overlaid query position in `rope-score-distance`.
+const OVERLAY_POINTS: usize = 48;
+
+/// Everything the panels derive from the controls.
+#[derive(Clone, Copy)]
+struct RopeMemos {
+    rs: Memo<RopeState>,
+    rope: Memo<Rope>,
+    /// `(q, k)`.
+    vectors: Memo<(Vec<f64>, Vec<f64>)>,
+    weights: Memo<ScoreWeights>,
+    max_dist: Memo<usize>,
+}
+
+fn stem(rs: &RopeState, panel: &str) -> String {
+    format!(
+        "{panel}_h{}_theta{}_{}",
+        rs.head_dim,
+        rs.theta,
+        rs.layout.name()
+    )
+}
+
+/// Python that rebuilds θ and the rotation for the current controls.
+fn snippet(rs: &RopeState) -> String {
+    let d = rs.rotary_dim();
+    let pairing = match rs.layout {
+        crate::encoding::rope::PairLayout::Half => {
+            "x, y = v[:D // 2], v[D // 2 : D]  # half-split (rotate_half)"
+        }
+        crate::encoding::rope::PairLayout::Interleaved => {
+            "x, y = v[0:D:2], v[1:D:2]  # interleaved"
+        }
+    };
+    format!(
+        "import numpy as np\n\nhead_dim, D, theta = {}, {d}, {:?}\ninv_freq = theta ** (-np.arange(0, D, 2) / D)\n\ndef rotate(v, pos):\n    {pairing}\n    c, s = np.cos(pos * inv_freq), np.sin(pos * inv_freq)\n    return x * c - y * s, y * c + x * s\n\ndistances = np.arange({})\n",
+        rs.head_dim, rs.theta, rs.max_dist + 1
+    )
+}
+
+/// The RoPE view.
+#[component]
+pub fn RopeView() -> impl IntoView {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let state = ctx.state;
+    let rs = Memo::new(move |_| state.with(|s| s.rope.clone()));
+    let rope = Memo::new(move |_| rs.with(RopeState::rope));
+    let vectors = Memo::new(move |_| rs.with(RopeState::vectors));
+    let weights = Memo::new(move |_| rope.with(|r| vectors.with(|(q, k)| r.weights(q, k))));
+    let max_dist = Memo::new(move |_| rs.with(|s| s.max_dist));
+    let memos = RopeMemos {
+        rs,
+        rope,
+        vectors,
+        weights,
+        max_dist,
+    };
+    let set = move |f: &dyn Fn(&mut RopeState)| state.update(|s| f(&mut s.rope));
+    let show_controls = state.with_untracked(|s| s.show_controls);
+    let on_head = Callback::new(move |v: f64| set(&|s| s.head_dim = (v as usize).max(2) & !1));
+    let on_theta = Callback::new(move |v: f64| set(&|s| s.theta = v));
+    let on_partial = Callback::new(move |v: f64| set(&|s| s.partial = v));
+    let on_seed = Callback::new(move |v: f64| set(&|s| s.seed = v as u64));
+    let on_max = Callback::new(move |v: f64| set(&|s| s.max_dist = v as usize));
+    let on_layout = Callback::new(move |v: String| {
+        let l = if v == "interleaved" {
+            crate::encoding::rope::PairLayout::Interleaved
+        } else {
+            crate::encoding::rope::PairLayout::Half
+        };
+        set(&|s| s.layout = l)
+    });
+    let on_qk = Callback::new(move |v: String| {
+        let src = QkSource::OPTIONS
+            .iter()
+            .find(|(n, _)| *n == v)
+            .map_or(QkSource::Random, |(_, s)| *s);
+        set(&|s| {
+            s.qk = src;
+            if src == QkSource::Custom && (s.q.as_ref().map(Vec::len) != Some(s.head_dim)) {
+                // Start custom vectors from the current random ones, so they can be edited.
+                let (q, k) = RopeState {
+                    qk: QkSource::Random,
+                    ..s.clone()
+                }
+                .vectors();
+                s.q = Some(q.iter().map(|v| (v * 100.0).round() / 100.0).collect());
+                s.k = Some(k.iter().map(|v| (v * 100.0).round() / 100.0).collect());
+            }
+        })
+    });
+    let rotary_note = move || {
+        rs.with(|s| {
+            let d = s.rotary_dim();
+            if d == 0 {
+                "No dims rotate at this fraction: RoPE does nothing.".to_string()
+            } else if d < s.head_dim {
+                format!(
+                    "{d} of {} dims rotate ({} pairs); the other {} pass through unchanged.",
+                    s.head_dim,
+                    d / 2,
+                    s.head_dim - d
+                )
+            } else {
+                format!("All {d} dims rotate, in {} pairs.", d / 2)
+            }
+        })
+    };
+    view! {
+        <div class="view view-rope">
+            <div class="view-intro">
+                <p>
+                    "RoPE (Su et al., RoFormer) adds nothing to the token vectors. It rotates each pair of query and key dimensions by an angle proportional to the position, "
+                    "pos·θ_j with θ_j = θ^(−2j/D). The attention score of a query at m and a key at n then depends only on m − n."
+                </p>
+                <div class="formula" inner_html=crate::format::rope_definition()></div>
+            </div>
+            {show_controls.then(|| view! {
+                <div class="controls" role="group" aria-label="RoPE controls">
+                    <RangeControl spec=HEAD_DIM.into() value=Signal::derive(move || rs.with(|s| s.head_dim as f64)) on_change=on_head/>
+                    <RangeControl spec=THETA.into() value=Signal::derive(move || rs.with(|s| s.theta)) on_change=on_theta/>
+                    <RangeControl spec=PARTIAL.into() value=Signal::derive(move || rs.with(|s| s.partial)) on_change=on_partial/>
+                    <RangeControl spec=MAX_DIST.into() value=Signal::derive(move || max_dist.get() as f64) on_change=on_max/>
+                    <Choice name="layout" label="Pairing" options=vec![("interleaved", "Interleaved (2j, 2j+1)"), ("half", "Half-split (j, j + D/2)")]
+                        value=Signal::derive(move || rs.with(|s| s.layout.name().to_string())) on_change=on_layout/>
+                    <Choice name="qk" label="q and k" options=vec![("ones", "All ones"), ("random", "Random (seeded)"), ("custom", "Custom")]
+                        value=Signal::derive(move || rs.with(|s| s.qk.name().to_string())) on_change=on_qk/>
+                    <Show when=move || rs.with(|s| s.qk == QkSource::Random)>
+                        <RangeControl spec=SEED.into() value=Signal::derive(move || rs.with(|s| s.seed as f64)) on_change=on_seed/>
+                    </Show>
+                    <Show when=move || rs.with(|s| s.qk == QkSource::Custom)>
+                        <VectorInput name="q" rs=rs/>
+                        <VectorInput name="k" rs=rs/>
+                    </Show>
+                    <p class="control-note">{rotary_note}</p>
+                </div>
+            })}
+            <div class="panels">
+                <RotationPanel m=memos/>
+                <AnglesPanel m=memos/>
+                <ScoreDistancePanel m=memos/>
+                <ScoreMatrixPanel m=memos/>
+                <DecayPanel m=memos/>
+                <WavelengthPanel m=memos/>
+            </div>
+        </div>
+    }
+}
+
+/// A text box for a custom q or k vector; a malformed entry is refused with a message.
+#[component]
+fn VectorInput(name: &'static str, rs: Memo<RopeState>) -> impl IntoView {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let message = RwSignal::new(None::<String>);
+    let current = move || {
+        rs.with(|s| {
+            let v = if name == "q" { &s.q } else { &s.k };
+            v.as_ref()
+                .map(|v| {
+                    v.iter()
+                        .map(|x| format!("{x}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .unwrap_or_default()
+        })
+    };
+    let on_change = move |ev: leptos::ev::Event| {
+        let raw = event_target_value(&ev);
+        let h = rs.with_untracked(|s| s.head_dim);
+        match parse_vector(&raw, h) {
+            Ok(v) => {
+                message.set(None);
+                ctx.state.update(|s| {
+                    if name == "q" {
+                        s.rope.q = Some(v);
+                    } else {
+                        s.rope.k = Some(v);
+                    }
+                });
+            }
+            Err(why) => message.set(Some(format!(
+                "Not used: {why}. The last good {name} stays."
+            ))),
+        }
+    };
+    let id = format!("ctl-{name}");
+    view! {
+        <div class="control" data-control=name>
+            <label for=id.clone()>{format!("{name} ({} numbers, comma-separated)", rs.with_untracked(|s| s.head_dim))}</label>
+            <textarea id=id rows="2" prop:value=current on:change=on_change></textarea>
+            <p class="control-msg" role="status">{move || message.get()}</p>
+        </div>
+    }
+}
+
+/// The pairs drawn as clocks: all of them, or an even spread when there are many.
+fn clock_pairs(pairs: usize) -> Vec<usize> {
+    if pairs <= MAX_CLOCKS {
+        (0..pairs).collect()
+    } else {
+        (0..MAX_CLOCKS)
+            .map(|n| n * (pairs - 1) / (MAX_CLOCKS - 1))
+            .collect()
+    }
+}
+
+#[component]
+fn RotationPanel(m: RopeMemos) -> impl IntoView {
+    const ID: &str = "rope-rotation";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let canvas = NodeRef::<Canvas>::new();
+    let pos = Memo::new(move |_| m.rs.with(|s| s.pos));
+    let playing = RwSignal::new(false);
+    let reduced_motion = dom::media_matches("(prefers-reduced-motion: reduce)");
+    // (pair, θ_j, angle, rotated q pair) per clock.
+    let clocks = Memo::new(move |_| {
+        let p = pos.get() as f64;
+        m.rope.with(|r| {
+            m.vectors.with(|(q, _)| {
+                clock_pairs(r.inv_freq.len())
+                    .into_iter()
+                    .map(|j| {
+                        let (a, b) = r.layout.dims(j, r.rotary_dim);
+                        let angle = p * r.inv_freq[j];
+                        let (s, c) = angle.sin_cos();
+                        (
+                            j,
+                            r.inv_freq[j],
+                            angle,
+                            (q[a], q[b]),
+                            (q[a] * c - q[b] * s, q[b] * c + q[a] * s),
+                        )
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+    });
+    let paint = move |p: &Painter| {
+        let area = p.area()?;
+        area.fill(&p.theme.background).ok()?;
+        let clocks = clocks.get();
+        let (w, h) = area.dim_in_pixel();
+        let n = clocks.len().max(1);
+        let cols = ((n as f64 * w as f64 / h as f64).sqrt().ceil() as usize).clamp(1, n);
+        let rows = n.div_ceil(cols);
+        let cell_w = w as f64 / cols as f64;
+        let cell_h = h as f64 / rows as f64;
+        let radius = (cell_w.min(cell_h) * 0.36).max(4.0);
+        let font = ("sans-serif", 12.0 * p.theme.scale)
+            .into_font()
+            .color(&p.theme.text);
+        let max_len = clocks
+            .iter()
+            .map(|c| c.3 .0.hypot(c.3 .1))
+            .fold(1e-12, f64::max);
+        for (n, (j, _, _, orig, rotated)) in clocks.iter().enumerate() {
+            let cx = (n % cols) as f64 * cell_w + cell_w / 2.0;
+            let cy = (n / cols) as f64 * cell_h + cell_h / 2.0 - 6.0 * p.theme.scale;
+            let centre = (cx as i32, cy as i32);
+            area.draw(&Circle::new(
+                centre,
+                radius as i32,
+                p.theme.grid.stroke_width(p.theme.px(1.0)),
+            ))
+            .ok()?;
+            let tip = |v: (f64, f64)| {
+                let s = radius / max_len;
+                ((cx + v.0 * s) as i32, (cy - v.1 * s) as i32)
+            };
+            area.draw(&PathElement::new(
+                vec![centre, tip(*orig)],
+                p.theme.grid.stroke_width(p.theme.px(1.5)),
+            ))
+            .ok()?;
+            area.draw(&PathElement::new(
+                vec![centre, tip(*rotated)],
+                series_colour(0).stroke_width(p.theme.px(2.5)),
+            ))
+            .ok()?;
+            area.draw(&Text::new(
+                format!("j = {j}"),
+                (
+                    (cx - radius) as i32,
+                    (cy + radius + 4.0 * p.theme.scale) as i32,
+                ),
+                font.clone(),
+            ))
+            .ok()?;
+        }
+        Some(PlotRect {
+            x0: 0,
+            y0: 0,
+            x1: w as i32,
+            y1: h as i32,
+        })
+    };
+    // Animation: advance the position about 30 times a second while playing; never with
+    // reduced motion.
+    let timer = StoredValue::new(None::<IntervalHandle>);
+    let toggle = move |_| {
+        if reduced_motion {
+            return;
+        }
+        if let Some(handle) = timer.get_value() {
+            handle.clear();
+            timer.set_value(None);
+            playing.set(false);
+            return;
+        }
+        let tick = move || {
+            ctx.state
+                .update(|s| s.rope.pos = (s.rope.pos + 1) % (POS.max as usize + 1))
+        };
+        if let Ok(handle) = set_interval_with_handle(tick, std::time::Duration::from_millis(33)) {
+            timer.set_value(Some(handle));
+            playing.set(true);
+        }
+    };
+    on_cleanup(move || {
+        if let Some(handle) = timer.get_value() {
+            handle.clear();
+        }
+    });
+    let on_pos = Callback::new(move |v: f64| ctx.state.update(|s| s.rope.pos = v as usize));
+    let csv_cb = Callback::new(move |_| {
+        let text = clocks.with_untracked(|cs| {
+            let cols: Vec<Vec<f64>> = vec![
+                cs.iter().map(|c| c.0 as f64).collect(),
+                cs.iter().map(|c| c.1).collect(),
+                cs.iter().map(|c| c.2).collect(),
+                cs.iter().map(|c| c.4 .0).collect(),
+                cs.iter().map(|c| c.4 .1).collect(),
+            ];
+            let refs: Vec<&[f64]> = cols.iter().map(Vec::as_slice).collect();
+            csv::columns_csv(
+                &["pair", "theta_j", "angle_rad", "q_x_rotated", "q_y_rotated"],
+                &refs,
+            )
+        });
+        export::csv_text(
+            text,
+            &format!("rope-rotation_pos{}.csv", pos.get_untracked()),
+        );
+    });
+    let show_controls = ctx.state.with_untracked(|s| s.show_controls);
+    view! {
+        <Panel id=ID title="Each pair is a clock">
+            {show_controls.then(|| view! {
+                <div class="control-line">
+                    <RangeControl spec=POS.into() value=Signal::derive(move || pos.get() as f64) on_change=on_pos/>
+                    <button class="play" on:click=toggle disabled=reduced_motion aria-pressed=move || playing.get().to_string()>
+                        {move || if reduced_motion { "Animation off (reduced motion)" } else if playing.get() { "⏸ Pause" } else { "▶ Play" }}
+                    </button>
+                </div>
+            })}
+            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Clocks: the query's pairs rotated to position {}.", pos.get())) paint=paint height=360.0/>
+            <p class="about">
+                "Every clock is one pair of dimensions of the query, drawn as a 2-D vector (grey: at position 0; blue: rotated to this position). "
+                "The first pairs spin fast (θ_0 = 1 radian per position), the last ones barely move: like the hands of a clock, together they tell the position."
+            </p>
+            <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
+                snippet=Callback::new(move |_| m.rs.with_untracked(snippet))/>
+        </Panel>
+    }
+    .into_any()
+}
+
+#[component]
+fn AnglesPanel(m: RopeMemos) -> impl IntoView {
+    const ID: &str = "rope-angles";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let canvas = NodeRef::<Canvas>::new();
+    let hover = RwSignal::new(None::<(usize, usize)>);
+    let paint = move |p: &Painter| {
+        let n = m.max_dist.get() + 1;
+        m.rope.with(|r| {
+            let pairs = r.inv_freq.len();
+            let cmap = ColorMap::diverging();
+            let frame = heatmap_frame(
+                &cmap,
+                pairs,
+                n,
+                "pair j",
+                "position",
+                -1.0,
+                1.0,
+                "cos(pos·θ_j)",
+            );
+            let rect = draw_heatmap_frame(&p.area()?, &frame, &p.theme).ok()?;
+            let grid = SampledGrid::compute(
+                AxisSamples::centred(n, rect.height()),
+                AxisSamples::centred(pairs, rect.width()),
+                |pos, j| (pos as f64 * r.inv_freq[j]).cos(),
+            );
+            p.put_rgba(rect, &grid.paint_rgba(&cmap, -1.0, 1.0));
+            Some(rect)
+        })
+    };
+    let on_hover = Callback::new(move |f: Option<(f64, f64)>| {
+        let n = m.max_dist.get_untracked() + 1;
+        let pairs = m.rope.with_untracked(|r| r.inv_freq.len());
+        hover.set(f.filter(|_| pairs > 0).map(|(fx, fy)| {
+            (
+                ((fy * n as f64) as usize).min(n - 1),
+                ((fx * pairs as f64) as usize).min(pairs - 1),
+            )
+        }));
+    });
+    let readout = move || {
+        let (pos, j) = hover.get()?;
+        m.rope.with(|r| {
+            let t = *r.inv_freq.get(j)?;
+            Some(format!(
+                "pos {pos}, pair j {j}: θ_j = {} rad/pos, angle {} rad, cos = {}",
+                sig(t, 5),
+                sig(pos as f64 * t, 6),
+                sig((pos as f64 * t).cos(), 6)
+            ))
+        })
+    };
+    let fill = move |pos: usize, row: &mut [f64]| {
+        m.rope.with_untracked(|r| {
+            for (cell, t) in row.iter_mut().zip(&r.inv_freq) {
+                *cell = (pos as f64 * t).cos();
+            }
+        })
+    };
+    let csv_cb = Callback::new(move |_| {
+        let n = m.max_dist.get_untracked() + 1;
+        let pairs = m.rope.with_untracked(|r| r.inv_freq.len());
+        let names: Vec<String> = (0..pairs).map(|j| format!("pair{j}")).collect();
+        export::csv_matrix(
+            &names,
+            n,
+            fill,
+            &format!("rope-angles_{}.csv", m.rs.with_untracked(|s| stem(s, ""))),
+        );
+    });
+    let big = Signal::derive(move || {
+        (m.max_dist.get() + 1) * m.rope.with(|r| r.inv_freq.len()) > NPY_THRESHOLD_CELLS
+    });
+    let npy_cb = Callback::new(move |_| {
+        let n = m.max_dist.get_untracked() + 1;
+        let pairs = m.rope.with_untracked(|r| r.inv_freq.len());
+        export::npy_matrix(n, pairs, fill, "rope-angles.npy");
+    });
+    view! {
+        <Panel id=ID title="Rotation angles cos(pos·θ_j)">
+            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Heatmap of cos(pos·θ_j) for positions 0 to {} and every pair.", m.max_dist.get())) paint=paint on_hover=on_hover height=320.0/>
+            <p class="readout">{move || readout().unwrap_or_else(|| "Hover for the angle of a pair at a position.".into())}</p>
+            <p class="about">"The same picture as the sinusoidal encoding, one column per pair: RoPE uses the sinusoid's frequencies as rotation speeds instead of adding them to the embedding."</p>
+            <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb npy=Some((big, npy_cb))
+                snippet=Callback::new(move |_| m.rs.with_untracked(|s| format!("{}angles = np.cos(np.outer(distances, inv_freq))\n", snippet(s))))/>
+        </Panel>
+    }
+    .into_any()
+}
+
+#[component]
+fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
+    const ID: &str = "rope-score-distance";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let canvas = NodeRef::<Canvas>::new();
+    let queries = Memo::new(move |_| m.rs.with(|s| s.m.clone()));
+    // Score at every distance, from the relative form.
+    let relative = Memo::new(move |_| {
+        let n = m.max_dist.get() + 1;
+        m.rope
+            .with(|r| m.weights.with(|w| r.score_series(w, 1.0, n)))
+    });
+    // For each query position m, scores from explicitly rotated vectors at a few distances.
+    let rotated = Memo::new(move |_| {
+        let dmax = m.max_dist.get();
+        let points = OVERLAY_POINTS.min(dmax + 1);
+        m.rope.with(|r| {
+            m.vectors.with(|(q, k)| {
+                queries
+                    .get()
+                    .into_iter()
+                    .enumerate()
+                    .map(|(n, pos_m)| {
+                        (
+                            pos_m,
+                            (0..points)
+                                .map(|i| {
+                                    // Stagger per series so the markers do not hide each other.
+                                    let d = ((i as f64
+                                        + (n as f64 + 1.0) / (MAX_OVERLAYS_F + 1.0))
+                                        * dmax as f64
+                                        / points as f64)
+                                        .round()
+                                        .min(dmax as f64);
+                                    (d, r.score(q, k, pos_m as f64, pos_m as f64 - d))
+                                })
+                                .collect::<Vec<_>>(),
+                        )
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+    });
+    let paint = move |p: &Painter| {
+        let dmax = m.max_dist.get();
+        let px = p.canvas.width() as usize;
+        let mut series = vec![relative.with(|ys| {
+            line_series(
+                "score (relative form, any m)".into(),
+                0,
+                ys,
+                |x| x as f64,
+                px,
+                SeriesStyle::Line,
+            )
+        })];
+        rotated.with(|sets| {
+            for (n, (pos_m, pts)) in sets.iter().enumerate() {
+                series.push(crate::render::charts::Series {
+                    name: format!("m={pos_m}: R(m)q · R(m−d)k"),
+                    colour: series_colour(n + 1),
+                    columns: pts
+                        .iter()
+                        .map(|&(x, y)| crate::render::envelope::Column { x, lo: y, hi: y })
+                        .collect(),
+                    style: SeriesStyle::Points,
+                });
+            }
+        });
+        let chart = LineChart {
+            x_label: "distance d = m − n".into(),
+            y_label: "score q·k after rotation".into(),
+            x_range: (0.0, dmax.max(1) as f64),
+            y_range: fit_y_range(&series, false),
+            y_log: false,
+            series,
+            bands: vec![],
+        };
+        paint_lines(p, &chart)
+    };
+    let on_queries = move |ev: leptos::ev::Event| {
+        let raw = event_target_value(&ev);
+        let mut notes = crate::state::Notices::default();
+        let list = crate::state::params::read_index_list(
+            "m",
+            &raw,
+            POS.max as usize,
+            crate::state::rope::MAX_OVERLAYS,
+            &mut notes,
+        );
+        if !list.is_empty() {
+            ctx.state.update(|s| s.rope.m = list);
+        }
+    };
+    let csv_cb = Callback::new(move |_| {
+        let dmax = m.max_dist.get_untracked();
+        let text = m.rope.with_untracked(|r| {
+            m.vectors.with_untracked(|(q, k)| {
+                let ms = queries.get_untracked();
+                let x: Vec<f64> = (0..=dmax).map(|d| d as f64).collect();
+                let cols: Vec<Vec<f64>> = ms
+                    .iter()
+                    .map(|&pm| {
+                        (0..=dmax)
+                            .map(|d| r.score(q, k, pm as f64, pm as f64 - d as f64))
+                            .collect()
+                    })
+                    .collect();
+                let mut names = vec!["distance".to_string()];
+                names.extend(ms.iter().map(|pm| format!("m={pm}")));
+                let mut refs: Vec<&[f64]> = vec![&x];
+                refs.extend(cols.iter().map(Vec::as_slice));
+                csv::columns_csv(&names, &refs)
+            })
+        });
+        export::csv_text(
+            text,
+            &format!(
+                "rope-score-distance_{}.csv",
+                m.rs.with_untracked(|s| stem(s, ""))
+            ),
+        );
+    });
+    let queries_text = move || {
+        let parts: Vec<String> = queries.get().iter().map(|v| v.to_string()).collect();
+        parts.join(",")
+    };
+    let show_controls = ctx.state.with_untracked(|s| s.show_controls);
+    view! {
+        <Panel id=ID title="Score against distance: only m − n matters">
+            {show_controls.then(|| view! {
+                <div class="control" data-control="m">
+                    <label for="ctl-m">"Query positions m (comma-separated, up to 4)"</label>
+                    <input id="ctl-m" type="text" prop:value=queries_text on:change=on_queries/>
+                </div>
+            })}
+            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Score against distance up to {}, query positions {:?} overlaid.", m.max_dist.get(), queries.get())) paint=paint height=300.0/>
+            <p class="about">
+                "The line is the score computed from the distance alone. The markers rotate q to an absolute position m and k to n = m − d and take the dot product: "
+                "for every m they land on the same line, because R(m)ᵀR(n) = R(n − m). RoPE is defined for any integer position, negative ones included."
+            </p>
+            <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
+                snippet=Callback::new(move |_| m.rs.with_untracked(snippet))/>
+        </Panel>
+    }
+    .into_any()
+}
+
+const MAX_OVERLAYS_F: f64 = crate::state::rope::MAX_OVERLAYS as f64;
+
+#[component]
+fn ScoreMatrixPanel(m: RopeMemos) -> impl IntoView {
+    const ID: &str = "rope-score-matrix";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let canvas = NodeRef::<Canvas>::new();
+    let paint = move |p: &Painter| {
+        let n = m.max_dist.get() + 1;
+        m.rope.with(|r| {
+            m.weights.with(|w| {
+                let cmap = ColorMap::diverging();
+                // Draw the frame first with a provisional range to learn the plot size.
+                let area = p.area()?;
+                let (w_px, h_px) = area.dim_in_pixel();
+                let side = (w_px.min(h_px) as usize).max(1);
+                let stride = n.div_ceil(side).max(1);
+                let count = n.div_ceil(stride);
+                let forward = r.score_series(w, stride as f64, count);
+                let backward = r.score_series(
+                    &ScoreWeights {
+                        a: w.a.clone(),
+                        b: w.b.iter().map(|b| -b).collect(),
+                        pass_through: w.pass_through,
+                    },
+                    stride as f64,
+                    count,
+                );
+                let bound = forward
+                    .iter()
+                    .chain(&backward)
+                    .fold(1e-12f64, |acc, v| acc.max(v.abs()));
+                let frame = heatmap_frame(
+                    &cmap,
+                    n,
+                    n,
+                    "key position n",
+                    "query position m",
+                    -bound,
+                    bound,
+                    "score",
+                );
+                let rect = draw_heatmap_frame(&area, &frame, &p.theme).ok()?;
+                let rows = AxisSamples::with_stride(n, stride, rect.height());
+                let cols = AxisSamples::with_stride(n, stride, rect.width());
+                let grid = SampledGrid::compute(rows, cols, |mq, nk| {
+                    if mq >= nk {
+                        forward[(mq - nk) / stride]
+                    } else {
+                        backward[(nk - mq) / stride]
+                    }
+                });
+                p.put_rgba(rect, &grid.paint_rgba(&cmap, -bound, bound));
+                Some(rect)
+            })
+        })
+    };
+    let fill = move |mq: usize, row: &mut [f64]| {
+        m.rope.with_untracked(|r| {
+            m.weights.with_untracked(|w| {
+                for (nk, cell) in row.iter_mut().enumerate() {
+                    *cell = r.relative_score(w, mq as f64 - nk as f64);
+                }
+            })
+        })
+    };
+    let size = Signal::derive(move || m.max_dist.get() + 1);
+    let csv_cb = Callback::new(move |_| {
+        let n = size.get_untracked();
+        let names: Vec<String> = (0..n).map(|k| format!("n{k}")).collect();
+        export::csv_matrix(&names, n, fill, "rope-score-matrix.csv");
+    });
+    let big = Signal::derive(move || size.get() * size.get() > NPY_THRESHOLD_CELLS);
+    let npy_cb = Callback::new(move |_| {
+        let n = size.get_untracked();
+        export::npy_matrix(n, n, fill, "rope-score-matrix.npy");
+    });
+    view! {
+        <Panel id=ID title="The score matrix is Toeplitz">
+            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Heatmap of scores for query and key positions 0 to {}.", m.max_dist.get())) paint=paint height=340.0/>
+            <p class="about">"Score of the query at position m with the key at position n. Every diagonal (fixed m − n) has one colour: a Toeplitz matrix, the picture of “relative only”."</p>
+            <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb npy=Some((big, npy_cb))
+                snippet=Callback::new(move |_| m.rs.with_untracked(snippet))/>
+        </Panel>
+    }
+    .into_any()
+}
+
+#[component]
+fn DecayPanel(m: RopeMemos) -> impl IntoView {
+    const ID: &str = "rope-decay";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let canvas = NodeRef::<Canvas>::new();
+    let curves = Memo::new(move |_| {
+        let n = m.max_dist.get() + 1;
+        let seed = m.rs.with(|s| s.seed);
+        m.rope.with(|r| {
+            let h = r.head_dim;
+            let bound = su_bound_series(&r.inv_freq, 1.0, n);
+            let ones = r.score_series(&r.weights(&vec![1.0; h], &vec![1.0; h]), 1.0, n);
+            let random = r.score_series(&mean_random_weights(r, seed), 1.0, n);
+            [bound, ones, random]
+        })
+    });
+    const NAMES: [&str; 3] = [
+        "Su's bound: mean_j |S_j| (RoFormer)",
+        "score with q = k = 1",
+        "mean score of 64 random Gaussian (q, k) (expected 0)",
+    ];
+    let paint = move |p: &Painter| {
+        let n = m.max_dist.get();
+        let px = p.canvas.width() as usize;
+        curves.with(|cs| {
+            let series: Vec<_> = cs
+                .iter()
+                .zip(NAMES)
+                .enumerate()
+                .map(|(k, (ys, name))| {
+                    line_series(name.into(), k, ys, |x| x as f64, px, SeriesStyle::Line)
+                })
+                .collect();
+            let chart = LineChart {
+                x_label: "relative distance".into(),
+                y_label: "value".into(),
+                x_range: (0.0, n.max(1) as f64),
+                y_range: fit_y_range(&series, false),
+                y_log: false,
+                series,
+                bands: vec![],
+            };
+            paint_lines(p, &chart)
+        })
+    };
+    let csv_cb = Callback::new(move |_| {
+        let text = curves.with_untracked(|cs| {
+            let x: Vec<f64> = (0..cs[0].len()).map(|d| d as f64).collect();
+            csv::columns_csv(
+                &["distance", "su_bound", "ones_score", "random_mean_score"],
+                &[&x, &cs[0], &cs[1], &cs[2]],
+            )
+        });
+        export::csv_text(text, "rope-decay.csv");
+    });
+    view! {
+        <Panel id=ID title="Long-term decay, and what it depends on">
+            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Three decay curves against distance up to {}.", m.max_dist.get())) paint=paint height=300.0/>
+            <p class="about">
+                "RoFormer bounds the score by (max |h_j|)·mean_j |S_j| with S_j = Σ_{i<j} e^{i·d·θ_i}, which falls with the distance d (blue). "
+                "For q = k = 1 the score itself decays (orange). For random, independent q and k the expected score is zero at every distance (green): "
+                "the decay is a property of aligned queries and keys, not a guarantee."
+            </p>
+            <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
+                snippet=Callback::new(move |_| m.rs.with_untracked(|s| format!("{}S = np.cumsum(np.exp(1j * np.outer(distances, inv_freq)), axis=1)\nsu_bound = np.abs(S).mean(axis=1)\n", snippet(s))))/>
+        </Panel>
+    }
+    .into_any()
+}
+
+#[component]
+fn WavelengthPanel(m: RopeMemos) -> impl IntoView {
+    const ID: &str = "rope-wavelength";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let canvas = NodeRef::<Canvas>::new();
+    let data = Memo::new(move |_| {
+        m.rope.with(|r| {
+            (
+                r.inv_freq.clone(),
+                (0..r.inv_freq.len())
+                    .map(|j| r.wavelength(j))
+                    .collect::<Vec<f64>>(),
+            )
+        })
+    });
+    let paint = move |p: &Painter| {
+        let ctx_len = m.max_dist.get() as f64;
+        let px = p.canvas.width() as usize;
+        data.with(|(inv, wl)| {
+            let pairs = inv.len();
+            let line = vec![ctx_len.max(1.0); pairs.max(1)];
+            let series = vec![
+                line_series(
+                    "wavelength 2π/θ_j (positions)".into(),
+                    0,
+                    wl,
+                    |j| j as f64,
+                    px,
+                    SeriesStyle::Points,
+                ),
+                line_series(
+                    "context length (max distance)".into(),
+                    6,
+                    &line,
+                    |j| j as f64,
+                    px,
+                    SeriesStyle::Line,
+                ),
+            ];
+            let chart = LineChart {
+                x_label: "pair j".into(),
+                y_label: "positions (log scale)".into(),
+                x_range: (0.0, pairs.saturating_sub(1).max(1) as f64),
+                y_range: fit_y_range(&series, true),
+                y_log: true,
+                series,
+                bands: vec![],
+            };
+            paint_lines(p, &chart)
+        })
+    };
+    let beyond = move || {
+        let ctx_len = m.max_dist.get() as f64;
+        data.with(|(_, wl)| {
+            let n = wl.iter().filter(|w| **w > ctx_len).count();
+            format!("{n} of {} pairs have a wavelength longer than {}: within that context they never complete a turn.", wl.len(), m.max_dist.get())
+        })
+    };
+    let csv_cb = Callback::new(move |_| {
+        let text = data.with_untracked(|(inv, wl)| {
+            let j: Vec<f64> = (0..inv.len()).map(|j| j as f64).collect();
+            csv::columns_csv(&["pair", "theta_j", "wavelength"], &[&j, inv, wl])
+        });
+        export::csv_text(text, "rope-wavelength.csv");
+    });
+    view! {
+        <Panel id=ID title="Wavelength of each pair against the context">
+            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || "Wavelength of each rotary pair on a log scale, with the context length.".to_string()) paint=paint height=260.0/>
+            <p class="readout">{beyond}</p>
+            <p class="about">"Pairs above the grey line rotate less than one full turn over the whole context: they carry coarse position. These are the pairs that context-extension methods rescale."</p>
+            <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
+                snippet=Callback::new(move |_| m.rs.with_untracked(|s| format!("{}wavelength = 2 * np.pi / inv_freq\n", snippet(s))))/>
+        </Panel>
+    }
+    .into_any()
+}
