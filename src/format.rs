@@ -83,7 +83,13 @@ pub fn sinusoidal_definition() -> String {
 
 /// RoPE's rotation of pair `j` and its frequency.
 pub fn rope_definition() -> String {
-    let angle = format!("{}{}<msub>{}{}</msub>", mi("pos"), mo("·"), mi("θ"), mi("j"));
+    let angle = format!(
+        "{}{}<msub>{}{}</msub>",
+        mi("pos"),
+        mo("·"),
+        mi("θ"),
+        mi("j")
+    );
     let trig = |f: &str| format!("{}{}{angle}{}", mi(f), mo("("), mo(")"));
     let row = |lhs: &str, a: &str, op: &str, b: &str| {
         format!(

@@ -2,6 +2,7 @@
 
 use super::params::{read_choice, read_index_list, shorten, FloatSpec, IntSpec, Notices};
 use crate::encoding::rope::{rotary_dim, Method, PairLayout, Rope, ScalingParams, SeededNormal};
+use crate::encoding::rope_config::RopeConfig;
 
 pub const HEAD_DIM: IntSpec = IntSpec {
     name: "head_dim",
@@ -445,7 +446,100 @@ fn read_list(name: &str, raw: Option<String>, notices: &mut Notices) -> Option<V
     (!out.is_empty()).then_some(out)
 }
 
+/// A model preset: a real, public `config.json` (the RoPE-relevant keys, verbatim).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ModelPreset {
+    pub name: &'static str,
+    /// Where the config comes from.
+    pub source: &'static str,
+    pub config: &'static str,
+}
+
+pub const MODEL_PRESETS: [ModelPreset; 6] = [
+    ModelPreset {
+        name: "Llama-2-7B",
+        source: "meta-llama/Llama-2-7b-hf, config.json",
+        config: r#"{"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 4096, "rope_theta": 10000.0, "rope_scaling": null}"#,
+    },
+    ModelPreset {
+        name: "Llama-3.1-8B",
+        source: "meta-llama/Llama-3.1-8B, config.json",
+        config: r#"{"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 131072, "rope_theta": 500000.0, "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0, "original_max_position_embeddings": 8192, "rope_type": "llama3"}}"#,
+    },
+    ModelPreset {
+        name: "Mistral-7B-v0.2",
+        source: "mistralai/Mistral-7B-Instruct-v0.2, config.json",
+        config: r#"{"model_type": "mistral", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 32768, "rope_theta": 1000000.0}"#,
+    },
+    ModelPreset {
+        name: "Qwen2-7B (YaRN ×4)",
+        source: "Qwen/Qwen2-7B-Instruct, config.json, with the rope_scaling its model card gives for inputs over 32,768 tokens",
+        config: r#"{"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 32768, "rope_theta": 1000000.0, "rope_scaling": {"factor": 4.0, "original_max_position_embeddings": 32768, "type": "yarn"}}"#,
+    },
+    ModelPreset {
+        name: "GPT-NeoX-20B",
+        source: "EleutherAI/gpt-neox-20b, config.json (rotary_pct 0.25: 24 of 96 dims rotate)",
+        config: r#"{"model_type": "gpt_neox", "hidden_size": 6144, "num_attention_heads": 64, "rotary_pct": 0.25, "rotary_emb_base": 10000, "max_position_embeddings": 2048}"#,
+    },
+    ModelPreset {
+        name: "GPT-J-6B",
+        source: "EleutherAI/gpt-j-6b, config.json (rotary_dim 64 of 256 per head, interleaved pairs)",
+        config: r#"{"model_type": "gptj", "n_embd": 4096, "n_head": 16, "rotary_dim": 64, "n_positions": 2048}"#,
+    },
+];
+
 impl ScalingState {
+    /// Sets the controls from a parsed config: model shape, base, and its method (shown beside
+    /// the original RoPE). Values outside the controls' ranges are clamped, and said so.
+    pub fn apply_config(&mut self, c: &RopeConfig) -> Vec<String> {
+        let mut notes = Vec::new();
+        let mut clamp_note = |what: &str, from: f64, to: f64| {
+            if from != to {
+                notes.push(format!(
+                    "{what} {from} is outside this view's range; using {to}."
+                ));
+            }
+        };
+        let head = (c.head_dim as i64).clamp(HEAD_DIM.min, HEAD_DIM.max) as usize & !1;
+        clamp_note("head_dim", c.head_dim as f64, head as f64);
+        self.head_dim = head;
+        self.theta = THETA.clamp(c.theta);
+        clamp_note("rope_theta", c.theta, self.theta);
+        self.partial = PARTIAL.clamp(c.partial);
+        self.methods = if c.method == Method::None {
+            vec![Method::None]
+        } else {
+            vec![Method::None, c.method]
+        };
+        let p = &c.params;
+        self.factor = FACTOR.clamp(p.factor);
+        if c.method != Method::None {
+            clamp_note("factor", p.factor, self.factor);
+        }
+        let orig = if c.method == Method::None {
+            c.max_positions
+        } else {
+            p.orig_ctx
+        };
+        self.orig_ctx = ORIG_CTX.clamp(orig as i64) as usize;
+        clamp_note("context", orig as f64, self.orig_ctx as f64);
+        self.beta_fast = BETA_FAST.clamp(p.beta_fast);
+        self.beta_slow = BETA_SLOW.clamp(p.beta_slow);
+        self.attn_factor = p.attn_factor.map(|v| ATTN_FACTOR.clamp(v));
+        self.mscale = p.mscale.map(|v| MSCALE.clamp(v));
+        self.mscale_all_dim = p.mscale_all_dim.map(|v| MSCALE_ALL_DIM.clamp(v));
+        self.truncate = p.truncate;
+        if c.method == Method::Llama3 {
+            self.low_freq_factor = LOW_FREQ.clamp(p.low_freq_factor);
+            self.high_freq_factor = HIGH_FREQ.clamp(p.high_freq_factor);
+        }
+        let given = |v: &Vec<f64>| (!v.is_empty()).then(|| v.clone());
+        self.short_factor = given(&p.short_factor);
+        self.long_factor = given(&p.long_factor);
+        self.seq_len = CUR_LEN.clamp((self.factor * self.orig_ctx as f64).round() as i64) as usize;
+        notes
+    }
+
     pub fn rotary_dim(&self) -> usize {
         rotary_dim(self.head_dim, self.partial)
     }
@@ -601,6 +695,26 @@ mod tests {
         s.q = Some(vec![1.0, 2.0, 3.0, 4.0]);
         s.k = Some(vec![0.0, 1.0, 0.0, 1.0]);
         assert_eq!(s.vectors().0, vec![1.0, 2.0, 3.0, 4.0]);
+    }
+
+    #[test]
+    fn every_model_preset_parses_and_applies() {
+        for preset in MODEL_PRESETS {
+            let c = crate::encoding::rope_config::parse_config(preset.config)
+                .unwrap_or_else(|e| panic!("{}: {e}", preset.name));
+            let mut s = ScalingState::default();
+            let notes = s.apply_config(&c);
+            assert!(notes.is_empty(), "{}: {notes:?}", preset.name);
+            assert_eq!(s.head_dim, c.head_dim, "{}", preset.name);
+        }
+        let neox = crate::encoding::rope_config::parse_config(MODEL_PRESETS[4].config).unwrap();
+        let mut s = ScalingState::default();
+        s.apply_config(&neox);
+        assert_eq!(s.rotary_dim(), 24);
+        let llama3 = crate::encoding::rope_config::parse_config(MODEL_PRESETS[1].config).unwrap();
+        s.apply_config(&llama3);
+        assert_eq!(s.methods, vec![Method::None, Method::Llama3]);
+        assert_eq!((s.factor, s.orig_ctx, s.theta), (8.0, 8192, 500000.0));
     }
 
     #[test]

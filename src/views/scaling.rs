@@ -1,9 +1,584 @@
-//! The context-extension view (`view=scaling`).
+//! The context-extension view (`view=scaling`): every RoPE scaling method side by side, with
+//! model presets and a pasted `config.json`.
 
+use leptos::html::Canvas;
 use leptos::prelude::*;
+
+use crate::encoding::rope::{scale, Method, Rope, Scaled};
+use crate::encoding::rope_config::parse_config;
+use crate::export::csv;
+use crate::format::sig;
+use crate::render::charts::{fit_y_range, Band, LineChart, SeriesStyle};
+use crate::state::params::FloatSpec;
+use crate::state::rope::{
+    ATTN_FACTOR, BETA_FAST, BETA_SLOW, CUR_LEN, FACTOR, HEAD_DIM, HIGH_FREQ, LOW_FREQ,
+    MODEL_PRESETS, MSCALE, MSCALE_ALL_DIM, ORIG_CTX, PARTIAL, THETA,
+};
+use crate::state::ScalingState;
+use crate::ui::app::AppCtx;
+use crate::ui::export;
+use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel, RangeControl};
+use crate::views::common::{line_series, paint_lines, ExportButtons};
+
+/// The methods' frequencies, or why a method could not be applied.
+type Results = Vec<(Method, Result<Scaled, String>)>;
+
+fn label(method: Method, s: &Scaled) -> String {
+    if (s.attention - 1.0).abs() > 1e-12 {
+        format!("{} (α = {})", method.name(), sig(s.attention, 5))
+    } else {
+        method.name().to_string()
+    }
+}
+
+fn snippet(s: &ScalingState) -> String {
+    format!(
+        "import numpy as np\n\nD, theta = {}, {:?}\ninv_freq = theta ** (-np.arange(0, D, 2) / D)\n# linear: inv_freq / {f}; ntk: theta * {f} ** (D / (D - 2)); see transformers.modeling_rope_utils\n",
+        s.rotary_dim(),
+        s.theta,
+        f = s.factor
+    )
+}
 
 /// The context-extension view.
 #[component]
 pub fn ScalingView() -> impl IntoView {
-    view! { <div class="view view-scaling"></div> }
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let state = ctx.state;
+    let ss = Memo::new(move |_| state.with(|s| s.scaling.clone()));
+    let results = Memo::new(move |_| {
+        ss.with(|s| {
+            let d = s.rotary_dim();
+            let params = s.params();
+            s.methods
+                .iter()
+                .map(|&m| (m, scale(m, s.theta, d, &params).map_err(|e| e.to_string())))
+                .collect::<Results>()
+        })
+    });
+    let set = move |f: &dyn Fn(&mut ScalingState)| state.update(|s| f(&mut s.scaling));
+    let show_controls = state.with_untracked(|s| s.show_controls);
+    let range = |spec: FloatSpec,
+                 get: fn(&ScalingState) -> f64,
+                 put: fn(&mut ScalingState, f64)| {
+        view! {
+            <RangeControl spec=spec.into() value=Signal::derive(move || ss.with(get)) on_change=Callback::new(move |v: f64| set(&|s| put(s, v)))/>
+        }
+    };
+    let errors = move || {
+        results.with(|rs| {
+            rs.iter()
+                .filter_map(|(m, r)| r.as_ref().err().map(|e| format!("{}: {e}", m.name())))
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <div class="view view-scaling">
+            <div class="view-intro">
+                <p>
+                    "A model trained on L0 positions meets angles pos·θ_j it has never seen when the text is longer. "
+                    "Context-extension methods change the frequencies (and sometimes the attention temperature α) so that longer texts stay in familiar territory. "
+                    "Each method here follows Hugging Face transformers exactly."
+                </p>
+            </div>
+            {show_controls.then(|| view! {
+                <div class="controls scaling-controls" role="group" aria-label="Context-extension controls">
+                    <Presets/>
+                    <MethodPicker/>
+                    <RangeControl spec=HEAD_DIM.into() value=Signal::derive(move || ss.with(|s| s.head_dim as f64))
+                        on_change=Callback::new(move |v: f64| set(&|s| s.head_dim = (v as usize).max(2) & !1))/>
+                    {range(THETA, |s| s.theta, |s, v| s.theta = v)}
+                    {range(PARTIAL, |s| s.partial, |s, v| s.partial = v)}
+                    {range(FACTOR, |s| s.factor, |s, v| s.factor = v)}
+                    <RangeControl spec=ORIG_CTX.into() value=Signal::derive(move || ss.with(|s| s.orig_ctx as f64))
+                        on_change=Callback::new(move |v: f64| set(&|s| s.orig_ctx = v as usize))/>
+                    <RangeControl spec=CUR_LEN.into() value=Signal::derive(move || ss.with(|s| s.seq_len as f64))
+                        on_change=Callback::new(move |v: f64| set(&|s| s.seq_len = v as usize))/>
+                    {range(BETA_FAST, |s| s.beta_fast, |s, v| s.beta_fast = v)}
+                    {range(BETA_SLOW, |s| s.beta_slow, |s, v| s.beta_slow = v)}
+                    <OptionalNumber spec=ATTN_FACTOR get=|s| s.attn_factor put=|s, v| s.attn_factor = v/>
+                    <OptionalNumber spec=MSCALE get=|s| s.mscale put=|s, v| s.mscale = v/>
+                    <OptionalNumber spec=MSCALE_ALL_DIM get=|s| s.mscale_all_dim put=|s, v| s.mscale_all_dim = v/>
+                    <Choice name="truncate" label="YaRN truncate" options=vec![("true", "Round the range (default)"), ("false", "Exact range")]
+                        value=Signal::derive(move || ss.with(|s| s.truncate.to_string())) on_change=Callback::new(move |v: String| set(&|s| s.truncate = v == "true"))/>
+                    {range(LOW_FREQ, |s| s.low_freq_factor, |s, v| s.low_freq_factor = v)}
+                    {range(HIGH_FREQ, |s| s.high_freq_factor, |s, v| s.high_freq_factor = v)}
+                    <FactorList name="short_factor"/>
+                    <FactorList name="long_factor"/>
+                    <ConfigPaste/>
+                </div>
+            })}
+            <ul class="method-errors" role="status">
+                {move || errors().into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}
+            </ul>
+            <div class="panels">
+                <FrequenciesPanel ss=ss results=results/>
+                <ScoreDistancePanel ss=ss results=results/>
+            </div>
+        </div>
+    }
+}
+
+/// Checkboxes for the methods drawn.
+#[component]
+fn MethodPicker() -> impl IntoView {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    view! {
+        <fieldset class="control choice methods" data-control="method">
+            <legend>"Methods"</legend>
+            {Method::ALL
+                .into_iter()
+                .map(|m| {
+                    let checked = move || ctx.state.with(|s| s.scaling.methods.contains(&m));
+                    let toggle = move |_| {
+                        ctx.state.update(|s| {
+                            let list = &mut s.scaling.methods;
+                            if let Some(at) = list.iter().position(|x| *x == m) {
+                                if list.len() > 1 {
+                                    list.remove(at);
+                                }
+                            } else {
+                                list.push(m);
+                                list.sort();
+                            }
+                        })
+                    };
+                    view! {
+                        <label class="choice-option">
+                            <input type="checkbox" name="method" value=m.name() prop:checked=checked on:change=toggle/>
+                            <span>{m.title()}</span>
+                        </label>
+                    }
+                })
+                .collect_view()}
+        </fieldset>
+    }
+}
+
+/// A number that may be left blank ("automatic").
+#[component]
+fn OptionalNumber(
+    spec: FloatSpec,
+    get: fn(&ScalingState) -> Option<f64>,
+    put: fn(&mut ScalingState, Option<f64>),
+) -> impl IntoView {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let message = RwSignal::new(None::<String>);
+    let id = format!("ctl-{}", spec.name);
+    let value = move || {
+        ctx.state
+            .with(|s| get(&s.scaling).map(|v| format!("{v}")).unwrap_or_default())
+    };
+    let on_change = move |ev: leptos::ev::Event| {
+        let raw = event_target_value(&ev);
+        let raw = raw.trim();
+        if raw.is_empty() {
+            message.set(None);
+            ctx.state.update(|s| put(&mut s.scaling, None));
+            return;
+        }
+        match raw.parse::<f64>() {
+            Ok(v) if v.is_finite() => {
+                let c = spec.clamp(v);
+                message.set((c != v).then(|| {
+                    format!(
+                        "{} ranges from {} to {}; used {c}.",
+                        spec.label, spec.min, spec.max
+                    )
+                }));
+                ctx.state.update(|s| put(&mut s.scaling, Some(c)));
+            }
+            _ => message.set(Some(
+                "Not a number; the last value stays. Leave it blank for automatic.".into(),
+            )),
+        }
+    };
+    view! {
+        <div class="control" data-control=spec.name>
+            <label for=id.clone()>{spec.label}</label>
+            <input id=id type="text" inputmode="decimal" class="num" placeholder="auto" prop:value=value on:change=on_change/>
+            <p class="control-msg" role="status">{move || message.get()}</p>
+        </div>
+    }
+}
+
+/// A LongRoPE factor list; blank means the illustrative lists.
+#[component]
+fn FactorList(name: &'static str) -> impl IntoView {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let message = RwSignal::new(None::<String>);
+    let get = move |s: &ScalingState| {
+        if name == "short_factor" {
+            s.short_factor.clone()
+        } else {
+            s.long_factor.clone()
+        }
+    };
+    let value = move || {
+        ctx.state.with(|s| {
+            get(&s.scaling)
+                .map(|v| {
+                    v.iter()
+                        .map(|x| format!("{x}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .unwrap_or_default()
+        })
+    };
+    let on_change = move |ev: leptos::ev::Event| {
+        let raw = event_target_value(&ev);
+        let mut notes = crate::state::Notices::default();
+        let parsed = crate::state::rope::ScalingState::read(
+            &|k: &str| (k == name).then(|| raw.clone()),
+            &mut notes,
+        );
+        let list = if name == "short_factor" {
+            parsed.short_factor
+        } else {
+            parsed.long_factor
+        };
+        if raw.trim().is_empty() || list.is_some() {
+            message.set(None);
+            ctx.state.update(|s| {
+                if name == "short_factor" {
+                    s.scaling.short_factor = list.clone();
+                } else {
+                    s.scaling.long_factor = list.clone();
+                }
+            });
+        } else {
+            message.set(Some(
+                "Use positive numbers separated by commas, one per pair. The last list stays."
+                    .into(),
+            ));
+        }
+    };
+    let id = format!("ctl-{name}");
+    view! {
+        <div class="control" data-control=name>
+            <label for=id.clone()>{format!("LongRoPE {name} (blank: illustrative)")}</label>
+            <textarea id=id rows="2" placeholder="short: all 1; long: 1 → factor" prop:value=value on:change=on_change></textarea>
+            <p class="control-msg" role="status">{move || message.get()}</p>
+        </div>
+    }
+}
+
+/// Model and figure presets.
+#[component]
+fn Presets() -> impl IntoView {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let source = RwSignal::new(None::<String>);
+    let on_model = move |ev: leptos::ev::Event| {
+        let name = event_target_value(&ev);
+        if let Some(p) = MODEL_PRESETS.iter().find(|p| p.name == name) {
+            if let Ok(c) = parse_config(p.config) {
+                ctx.state.update(|s| {
+                    s.scaling.apply_config(&c);
+                });
+                source.set(Some(format!("{}: from {}.", p.name, p.source)));
+            }
+        }
+    };
+    let yarn_figure = move |_| {
+        ctx.state.update(|s| {
+            s.scaling = ScalingState {
+                methods: vec![Method::None, Method::Linear, Method::Ntk, Method::Yarn],
+                head_dim: 128,
+                theta: 10000.0,
+                factor: 16.0,
+                orig_ctx: 4096,
+                seq_len: 65536,
+                ..ScalingState::default()
+            }
+        });
+        source.set(Some("YaRN on LLaMA-2: Peng et al. (2023), “YaRN: Efficient Context Window Extension of Large Language Models” — D 128, θ 10000, L0 4096, s = 16 (64k).".into()));
+    };
+    view! {
+        <div class="control presets">
+            <label for="ctl-preset">"Model preset"</label>
+            <select id="ctl-preset" on:change=on_model>
+                <option value="">"Choose a model…"</option>
+                {MODEL_PRESETS.iter().map(|p| view! { <option value=p.name>{p.name}</option> }).collect_view()}
+            </select>
+            <button class="figure" on:click=yarn_figure>"Figure: YaRN on LLaMA-2"</button>
+            <p class="source">{move || source.get()}</p>
+        </div>
+    }
+}
+
+/// A box for a pasted config.json: applied only when it parses; errors leave everything as is.
+#[component]
+fn ConfigPaste() -> impl IntoView {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let text = RwSignal::new(String::new());
+    let message = RwSignal::new(None::<(bool, String)>);
+    let apply = move |_| match parse_config(&text.get_untracked()) {
+        Ok(c) => {
+            let mut notes = Vec::new();
+            ctx.state.update(|s| notes = s.scaling.apply_config(&c));
+            let summary = format!(
+                "Applied: {}head_dim {}, θ {}, rotary fraction {}, rope type {}.{}",
+                c.model_type
+                    .as_ref()
+                    .map(|m| format!("{m}, "))
+                    .unwrap_or_default(),
+                c.head_dim,
+                c.theta,
+                c.partial,
+                c.method.name(),
+                if notes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {}", notes.join(" "))
+                }
+            );
+            message.set(Some((true, summary)));
+        }
+        Err(e) => message.set(Some((false, format!("Not applied: {e}")))),
+    };
+    view! {
+        <div class="control config-paste" data-control="config">
+            <label for="ctl-config">"Paste a config.json (read here, never sent)"</label>
+            <textarea id="ctl-config" rows="3" placeholder="{\"hidden_size\": 4096, \"num_attention_heads\": 32, \"rope_theta\": 500000, …}"
+                prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+            <button on:click=apply>"Apply config"</button>
+            <p class="control-msg" class:ok=move || message.get().is_some_and(|m| m.0) role="status">{move || message.get().map(|m| m.1)}</p>
+        </div>
+    }
+}
+
+#[component]
+fn FrequenciesPanel(ss: Memo<ScalingState>, results: Memo<Results>) -> impl IntoView {
+    const ID: &str = "scaling-frequencies";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let freq_canvas = NodeRef::<Canvas>::new();
+    let wave_canvas = NodeRef::<Canvas>::new();
+    let yarn_band = move || {
+        results.with(|rs| {
+            rs.iter().find_map(|(m, r)| match (m, r) {
+                (Method::Yarn, Ok(s)) => s.correction.map(|(lo, hi)| Band {
+                    x0: lo,
+                    x1: hi,
+                    label: "YaRN ramp".into(),
+                }),
+                _ => None,
+            })
+        })
+    };
+    let paint_with = move |p: &Painter, wavelength: bool| {
+        let px = p.canvas.width() as usize;
+        let (l0, s) = ss.with(|s| (s.orig_ctx as f64, s.factor));
+        results.with(|rs| {
+            let mut series = Vec::new();
+            let mut pairs = 1;
+            for (n, (m, r)) in rs.iter().enumerate() {
+                let Ok(sc) = r else { continue };
+                pairs = sc.inv_freq.len().max(1);
+                let ys: Vec<f64> = if wavelength {
+                    sc.inv_freq
+                        .iter()
+                        .map(|w| std::f64::consts::TAU / w)
+                        .collect()
+                } else {
+                    sc.inv_freq.clone()
+                };
+                series.push(line_series(
+                    label(*m, sc),
+                    n,
+                    &ys,
+                    |j| j as f64,
+                    px,
+                    SeriesStyle::Line,
+                ));
+            }
+            if wavelength {
+                series.push(line_series(
+                    format!("L0 = {l0}"),
+                    6,
+                    &vec![l0; pairs],
+                    |j| j as f64,
+                    px,
+                    SeriesStyle::Line,
+                ));
+                series.push(line_series(
+                    format!("s·L0 = {}", sig(s * l0, 6)),
+                    5,
+                    &vec![s * l0; pairs],
+                    |j| j as f64,
+                    px,
+                    SeriesStyle::Line,
+                ));
+            }
+            let chart = LineChart {
+                x_label: "pair j".into(),
+                y_label: if wavelength {
+                    "wavelength, positions (log)"
+                } else {
+                    "θ_j, radians per position (log)"
+                }
+                .into(),
+                x_range: (0.0, pairs.saturating_sub(1).max(1) as f64),
+                y_range: fit_y_range(&series, true),
+                y_log: true,
+                series,
+                bands: yarn_band().into_iter().collect(),
+            };
+            paint_lines(p, &chart)
+        })
+    };
+    let csv_cb = Callback::new(move |_| {
+        let text = results.with_untracked(|rs| {
+            let ok: Vec<(Method, &Scaled)> = rs
+                .iter()
+                .filter_map(|(m, r)| r.as_ref().ok().map(|s| (*m, s)))
+                .collect();
+            let pairs = ok.first().map_or(0, |(_, s)| s.inv_freq.len());
+            let mut names = vec!["pair".to_string()];
+            let mut cols: Vec<Vec<f64>> = vec![(0..pairs).map(|j| j as f64).collect()];
+            for (m, s) in &ok {
+                names.push(format!("freq_{}", m.name()));
+                cols.push(s.inv_freq.clone());
+                names.push(format!("wavelength_{}", m.name()));
+                cols.push(
+                    s.inv_freq
+                        .iter()
+                        .map(|w| std::f64::consts::TAU / w)
+                        .collect(),
+                );
+                names.push(format!("attn_{}", m.name()));
+                cols.push(vec![s.attention; pairs]);
+            }
+            let refs: Vec<&[f64]> = cols.iter().map(Vec::as_slice).collect();
+            csv::columns_csv(&names, &refs)
+        });
+        export::csv_text(text, "scaling-frequencies.csv");
+    });
+    let summary = move || {
+        results.with(|rs| {
+            rs.iter()
+                .filter_map(|(m, r)| r.as_ref().ok().map(|s| (m, s)))
+                .map(|(m, s)| {
+                    let mut parts = vec![format!("α = {}", sig(s.attention, 8))];
+                    if let Some(t) = s.theta {
+                        parts.push(format!("base θ′ = {}", sig(t, 6)));
+                    }
+                    if let Some((lo, hi)) = s.correction {
+                        parts.push(format!("ramp over pairs {} to {}", sig(lo, 4), sig(hi, 4)));
+                    }
+                    if let Some(long) = s.long {
+                        parts.push(if long {
+                            "long factors (n > L0)".into()
+                        } else {
+                            "short factors (n ≤ L0)".into()
+                        });
+                    }
+                    view! { <tr><th scope="row">{m.title()}</th><td>{parts.join(" · ")}</td></tr> }
+                })
+                .collect_view()
+        })
+    };
+    let stem = Signal::derive(move || {
+        ss.with(|s| format!("{ID}_D{}_theta{}_s{}", s.rotary_dim(), s.theta, s.factor))
+    });
+    view! {
+        <Panel id=ID title="Frequencies after scaling">
+            <ChartCanvas node_ref=freq_canvas panel=ID label=Signal::derive(move || "Rotation frequency of each pair under each method, log scale.".to_string()) paint=move |p: &Painter| paint_with(p, false) height=280.0/>
+            <ChartCanvas node_ref=wave_canvas panel=ID label=Signal::derive(move || "Wavelength of each pair under each method, with the original and extended contexts.".to_string()) paint=move |p: &Painter| paint_with(p, true) height=260.0/>
+            <table class="method-summary"><tbody>{summary}</tbody></table>
+            <p class="about">
+                "Linear interpolation divides every frequency by s. NTK raises the base, which slows the low frequencies most. YaRN keeps fast pairs, interpolates slow ones and ramps between (shaded). "
+                "Llama 3 does the same by wavelength thresholds. Dynamic NTK and LongRoPE depend on the current length n."
+            </p>
+            <ExportButtons canvas=freq_canvas stem=stem csv=csv_cb snippet=Callback::new(move |_| ss.with_untracked(snippet))/>
+        </Panel>
+    }
+    .into_any()
+}
+
+#[component]
+fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Memo<Results>) -> impl IntoView {
+    const ID: &str = "scaling-score-distance";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let canvas = NodeRef::<Canvas>::new();
+    let distance = Memo::new(move |_| ss.with(ScalingState::score_distance));
+    // q = k = 1 scores per method, α² included.
+    let curves = Memo::new(move |_| {
+        let n = distance.get() + 1;
+        let (h, d) = ss.with(|s| (s.head_dim, s.rotary_dim()));
+        results.with(|rs| {
+            rs.iter()
+                .filter_map(|(m, r)| r.as_ref().ok().map(|s| (*m, s)))
+                .map(|(m, s)| {
+                    let rope = Rope::new(
+                        h,
+                        d,
+                        crate::encoding::rope::PairLayout::Half,
+                        s.inv_freq.clone(),
+                        s.attention,
+                    );
+                    let w = rope.weights(&vec![1.0; h], &vec![1.0; h]);
+                    (m, label(m, s), rope.score_series(&w, 1.0, n))
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let paint = move |p: &Painter| {
+        let n = distance.get();
+        let l0 = ss.with(|s| s.orig_ctx) as f64;
+        let px = p.canvas.width() as usize;
+        curves.with(|cs| {
+            let series: Vec<_> = cs
+                .iter()
+                .enumerate()
+                .map(|(k, (_, name, ys))| {
+                    line_series(name.clone(), k, ys, |x| x as f64, px, SeriesStyle::Line)
+                })
+                .collect();
+            let chart = LineChart {
+                x_label: "distance m − n".into(),
+                y_label: "score, q = k = 1 (α² included)".into(),
+                x_range: (0.0, n.max(1) as f64),
+                y_range: fit_y_range(&series, false),
+                y_log: false,
+                series,
+                bands: vec![Band {
+                    x0: 0.0,
+                    x1: l0.min(n as f64),
+                    label: format!("trained range 0…{l0}"),
+                }],
+            };
+            paint_lines(p, &chart)
+        })
+    };
+    let csv_cb = Callback::new(move |_| {
+        let text = curves.with_untracked(|cs| {
+            let len = cs.first().map_or(0, |c| c.2.len());
+            let x: Vec<f64> = (0..len).map(|d| d as f64).collect();
+            let mut names = vec!["distance".to_string()];
+            names.extend(cs.iter().map(|c| c.0.name().to_string()));
+            let mut refs: Vec<&[f64]> = vec![&x];
+            refs.extend(cs.iter().map(|c| c.2.as_slice()));
+            csv::columns_csv(&names, &refs)
+        });
+        export::csv_text(text, "scaling-score-distance.csv");
+    });
+    let stem = Signal::derive(move || {
+        ss.with(|s| format!("{ID}_D{}_s{}_L0{}", s.rotary_dim(), s.factor, s.orig_ctx))
+    });
+    view! {
+        <Panel id=ID title="Score against distance, past the trained context">
+            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Score with q = k = 1 against distance up to {}, one curve per method.", distance.get())) paint=paint height=320.0/>
+            <p class="about">
+                "Out to s·L0 (at most 131,072). Inside the shaded trained range the original curve is what the model learned; the methods try to keep the curve familiar beyond it. "
+                "YaRN and LongRoPE also raise the attention temperature α, which scales every score by α²."
+            </p>
+            <ExportButtons canvas=canvas stem=stem csv=csv_cb snippet=Callback::new(move |_| ss.with_untracked(snippet))/>
+        </Panel>
+    }
+    .into_any()
 }
