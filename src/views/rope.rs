@@ -114,6 +114,21 @@ pub fn RopeView() -> impl IntoView {
             }
         })
     });
+    let figure_source = RwSignal::new(None::<&'static str>);
+    let roformer_figure = move |_| {
+        state.update(|s| {
+            s.rope = RopeState {
+                head_dim: 128,
+                theta: 10000.0,
+                layout: crate::encoding::rope::PairLayout::Interleaved,
+                partial: 1.0,
+                qk: QkSource::Ones,
+                max_dist: 250,
+                ..s.rope.clone()
+            }
+        });
+        figure_source.set(Some("Su et al. (2021), “RoFormer: Enhanced Transformer with Rotary Position Embedding”, Figure 2: d = 128, θ = 10000, relative distance 0–250 (see the rope-decay panel)."));
+    };
     let rotary_note = move || {
         rs.with(|s| {
             let d = s.rotary_dim();
@@ -139,6 +154,11 @@ pub fn RopeView() -> impl IntoView {
                     "pos·θ_j with θ_j = θ^(−2j/D). The attention score of a query at m and a key at n then depends only on m − n."
                 </p>
                 <div class="formula" inner_html=crate::format::rope_definition()></div>
+                <p>
+                    <button class="figure" on:click=roformer_figure>"Figure: RoFormer’s long-term decay"</button>
+                    " "
+                    <span class="source">{move || figure_source.get()}</span>
+                </p>
             </div>
             {show_controls.then(|| view! {
                 <div class="controls" role="group" aria-label="RoPE controls">
