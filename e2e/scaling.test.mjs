@@ -62,7 +62,7 @@ test('every control moves the charts and the URL', async () => {
   await page.getByLabel('Exact range').check();
   await settle(page);
   assert.equal(query(page).get('truncate'), 'false');
-  await page.getByLabel('Llama 3').uncheck();
+  await page.locator('input[name="method"][value="llama3"]').uncheck();
   await settle(page);
   assert.equal(query(page).get('method'), 'none,linear,ntk,dynamic,yarn,longrope');
   assert.notEqual((await both(page))[1], before[1]);
