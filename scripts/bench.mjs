@@ -28,6 +28,19 @@ const SIN_PANELS = {
 };
 const pick = (values, names) => names.map((n) => [`#ctl-${n}`, values[n]]);
 
+const ROPE_DEFAULT = { head_dim: [64, 62], theta: [4, 3.99], max_dist: [256, 255], pos: [10, 11] };
+const ROPE_MAX = { head_dim: [512, 510], theta: [4, 3.99], max_dist: [131072, 131071], pos: [10, 11] };
+const ROPE_PANELS = {
+  'rope-rotation': ['head_dim', 'theta', 'pos'],
+  'rope-angles': ['head_dim', 'theta', 'max_dist'],
+  'rope-score-distance': ['head_dim', 'theta', 'max_dist'],
+  'rope-score-matrix': ['head_dim', 'theta', 'max_dist'],
+  'rope-decay': ['head_dim', 'theta', 'max_dist'],
+  'rope-wavelength': ['head_dim', 'theta'],
+};
+const SCALING_DEFAULT = { factor: [Math.log10(4), Math.log10(4.1)], orig_ctx: [4096, 4095], head_dim: [128, 126], beta_fast: [Math.log10(32), Math.log10(31)] };
+const SCALING_MAX = { factor: [Math.log10(32), Math.log10(31)], orig_ctx: [4096, 4095], head_dim: [512, 510], beta_fast: [Math.log10(32), Math.log10(31)] };
+
 /** Each view: its panels and, per size, the URL and the slider moves (first value = initial). */
 const VIEWS = [
   {
@@ -36,6 +49,25 @@ const VIEWS = [
     sizes: (panel) => ({
       default: { query: 'seq_len=128&d_model=128', moves: pick(SIN_DEFAULT, SIN_PANELS[panel]) },
       max: { query: 'seq_len=8192&d_model=4096', moves: pick(SIN_MAX, SIN_PANELS[panel]) },
+    }),
+  },
+  {
+    view: 'rope',
+    panels: Object.keys(ROPE_PANELS),
+    sizes: (panel) => ({
+      default: { query: 'head_dim=64&max_dist=256&pos=10', moves: pick(ROPE_DEFAULT, ROPE_PANELS[panel]) },
+      max: { query: 'head_dim=512&max_dist=131072&pos=10', moves: pick(ROPE_MAX, ROPE_PANELS[panel]) },
+    }),
+  },
+  {
+    view: 'scaling',
+    panels: ['scaling-frequencies', 'scaling-score-distance'],
+    sizes: () => ({
+      default: { query: 'factor=4&orig_ctx=4096&head_dim=128', moves: pick(SCALING_DEFAULT, ['factor', 'orig_ctx', 'head_dim', 'beta_fast']) },
+      max: {
+        query: 'method=none,linear,ntk,dynamic,yarn,longrope,llama3&factor=32&orig_ctx=4096&head_dim=512',
+        moves: pick(SCALING_MAX, ['factor', 'orig_ctx', 'head_dim', 'beta_fast']),
+      },
     }),
   },
 ];
@@ -101,10 +133,11 @@ const rows = [];
 }
 
 console.log(`\nslider → repainted canvas, ${MOVES} moves per row (ms; "frame" = to the next animation frame)`);
-console.log('view        panel           size     median   p95     max   | frame p95  budget');
+console.log('view        panel                    size     median   p95     max   | frame p95  budget');
 for (const v of VIEWS) {
   for (const panel of v.panels) {
     if (args.panel && args.panel !== panel) continue;
+    if (args.view && args.view !== v.view) continue;
     for (const [size, spec] of Object.entries(v.sizes(panel))) {
       const { page, context } = await openApp(browser, `${server.url}?view=${v.view}&embed=1&panel=${panel}&${spec.query}`);
       await measure(page, spec.moves, 4); // warm-up
@@ -117,7 +150,7 @@ for (const v of VIEWS) {
       const ok = (b.median === undefined || painted.median <= b.median) && painted.p95 <= b.p95 && missed === 0;
       rows.push({ kind: 'latency', view: v.view, panel, size, painted, frame, missed, ok });
       console.log(
-        `${v.view.padEnd(11)} ${panel.padEnd(15)} ${size.padEnd(7)} ${painted.median.toFixed(1).padStart(6)} ${painted.p95.toFixed(1).padStart(6)} ${painted.max.toFixed(1).padStart(7)}  | ${frame.p95.toFixed(1).padStart(7)}    ${ok ? 'ok' : 'MISS'}${missed ? ` (${missed} moves did not repaint)` : ''}`,
+        `${v.view.padEnd(11)} ${panel.padEnd(24)} ${size.padEnd(7)} ${painted.median.toFixed(1).padStart(6)} ${painted.p95.toFixed(1).padStart(6)} ${painted.max.toFixed(1).padStart(7)}  | ${frame.p95.toFixed(1).padStart(7)}    ${ok ? 'ok' : 'MISS'}${missed ? ` (${missed} moves did not repaint)` : ''}`,
       );
     }
   }

@@ -79,3 +79,29 @@ mod tests {
         assert_eq!(polyline(&cols), vec![(0.0, 1.0), (10.0, 2.0)]);
     }
 }
+
+/// Sinusoid terms a long curve may cost per repaint (a few milliseconds in wasm).
+pub const TERMS_PER_FRAME: usize = 2_000_000;
+/// A curve is never drawn from fewer points than this (several per pixel on any screen).
+pub const MIN_DRAWN_POINTS: usize = 4096;
+
+/// The whole stride at which a curve of `n` points, each costing `terms` sinusoid terms, is
+/// evaluated for display: 1 (every point) when that fits in `budget`, else the smallest stride
+/// that does, never leaving fewer than [`MIN_DRAWN_POINTS`] points. Exports use every point.
+pub fn display_stride(n: usize, terms: usize, budget: usize) -> usize {
+    let affordable = (budget / terms.max(1)).max(MIN_DRAWN_POINTS);
+    n.div_ceil(affordable).max(1)
+}
+
+#[cfg(test)]
+mod stride_tests {
+    use super::*;
+
+    #[test]
+    fn strides_only_when_over_budget() {
+        assert_eq!(display_stride(8192, 64, TERMS_PER_FRAME), 1);
+        assert_eq!(display_stride(131_073, 256, TERMS_PER_FRAME), 17);
+        // Very expensive points still keep MIN_DRAWN_POINTS.
+        assert_eq!(display_stride(131_072, 1 << 30, TERMS_PER_FRAME), 32);
+    }
+}

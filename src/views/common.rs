@@ -98,3 +98,12 @@ pub fn ExportButtons(
         </ExportBar>
     }
 }
+
+/// Says when a long curve is drawn from every `stride`-th point (empty otherwise).
+pub fn stride_note(stride: usize) -> String {
+    if stride > 1 {
+        format!("Long range: drawn from every {stride}th distance, with a min/max band per pixel; the CSV holds every distance.")
+    } else {
+        String::new()
+    }
+}

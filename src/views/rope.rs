@@ -12,6 +12,7 @@ use crate::render::charts::{
     draw_heatmap_frame, fit_y_range, series_colour, LineChart, PlotRect, SeriesStyle,
 };
 use crate::render::colormap::ColorMap;
+use crate::render::envelope::{display_stride, TERMS_PER_FRAME};
 use crate::render::raster::{AxisSamples, SampledGrid};
 use crate::state::rope::{parse_vector, HEAD_DIM, MAX_DIST, PARTIAL, POS, SEED, THETA};
 use crate::state::{QkSource, RopeState};
@@ -19,7 +20,7 @@ use crate::ui::app::AppCtx;
 use crate::ui::dom;
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
 use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel, RangeControl};
-use crate::views::common::{heatmap_frame, line_series, paint_lines, ExportButtons};
+use crate::views::common::{heatmap_frame, line_series, paint_lines, stride_note, ExportButtons};
 
 /// At most this many clocks are drawn (pairs spread over the spectrum).
 const MAX_CLOCKS: usize = 16;
@@ -519,8 +520,13 @@ fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
     // Score at every distance, from the relative form.
     let relative = Memo::new(move |_| {
         let n = m.max_dist.get() + 1;
-        m.rope
-            .with(|r| m.weights.with(|w| r.score_series(w, 1.0, n)))
+        m.rope.with(|r| {
+            let stride = display_stride(n, r.inv_freq.len(), TERMS_PER_FRAME);
+            let series = m
+                .weights
+                .with(|w| r.score_series(w, stride as f64, n.div_ceil(stride)));
+            (stride, series)
+        })
     });
     // For each query position m, scores from explicitly rotated vectors at a few distances.
     let rotated = Memo::new(move |_| {
@@ -556,12 +562,12 @@ fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
     let paint = move |p: &Painter| {
         let dmax = m.max_dist.get();
         let px = p.canvas.width() as usize;
-        let mut series = vec![relative.with(|ys| {
+        let mut series = vec![relative.with(|(stride, ys)| {
             line_series(
                 "score (relative form, any m)".into(),
                 0,
                 ys,
-                |x| x as f64,
+                |x| (x * stride) as f64,
                 px,
                 SeriesStyle::Line,
             )
@@ -651,6 +657,7 @@ fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
                 "The line is the score computed from the distance alone. The markers rotate q to an absolute position m and k to n = m − d and take the dot product: "
                 "for every m they land on the same line, because R(m)ᵀR(n) = R(n − m). RoPE is defined for any integer position, negative ones included."
             </p>
+            <p class="sampling-note">{move || stride_note(relative.with(|r| r.0))}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
                 snippet=Callback::new(move |_| m.rs.with_untracked(snippet))/>
         </Panel>
@@ -755,16 +762,26 @@ fn DecayPanel(m: RopeMemos) -> impl IntoView {
         return ().into_any();
     }
     let canvas = NodeRef::<Canvas>::new();
+    let curves_at = move |stride: usize, n: usize| {
+        let seed = m.rs.with_untracked(|s| s.seed);
+        m.rope.with_untracked(|r| {
+            let h = r.head_dim;
+            let (step, count) = (stride as f64, n.div_ceil(stride));
+            [
+                su_bound_series(&r.inv_freq, step, count),
+                r.score_series(&r.weights(&vec![1.0; h], &vec![1.0; h]), step, count),
+                r.score_series(&mean_random_weights(r, seed), step, count),
+            ]
+        })
+    };
+    // The three curves, at a whole stride on long ranges.
     let curves = Memo::new(move |_| {
         let n = m.max_dist.get() + 1;
-        let seed = m.rs.with(|s| s.seed);
-        m.rope.with(|r| {
-            let h = r.head_dim;
-            let bound = su_bound_series(&r.inv_freq, 1.0, n);
-            let ones = r.score_series(&r.weights(&vec![1.0; h], &vec![1.0; h]), 1.0, n);
-            let random = r.score_series(&mean_random_weights(r, seed), 1.0, n);
-            [bound, ones, random]
-        })
+        m.rs.track();
+        let stride = m
+            .rope
+            .with(|r| display_stride(n, 3 * r.inv_freq.len(), TERMS_PER_FRAME));
+        (stride, curves_at(stride, n))
     });
     const NAMES: [&str; 3] = [
         "Su's bound: mean_j |S_j| (RoFormer)",
@@ -774,13 +791,20 @@ fn DecayPanel(m: RopeMemos) -> impl IntoView {
     let paint = move |p: &Painter| {
         let n = m.max_dist.get();
         let px = p.canvas.width() as usize;
-        curves.with(|cs| {
+        curves.with(|(stride, cs)| {
             let series: Vec<_> = cs
                 .iter()
                 .zip(NAMES)
                 .enumerate()
                 .map(|(k, (ys, name))| {
-                    line_series(name.into(), k, ys, |x| x as f64, px, SeriesStyle::Line)
+                    line_series(
+                        name.into(),
+                        k,
+                        ys,
+                        |x| (x * stride) as f64,
+                        px,
+                        SeriesStyle::Line,
+                    )
                 })
                 .collect();
             let chart = LineChart {
@@ -796,13 +820,15 @@ fn DecayPanel(m: RopeMemos) -> impl IntoView {
         })
     };
     let csv_cb = Callback::new(move |_| {
-        let text = curves.with_untracked(|cs| {
-            let x: Vec<f64> = (0..cs[0].len()).map(|d| d as f64).collect();
+        let n = m.max_dist.get_untracked() + 1;
+        let text = {
+            let cs = curves_at(1, n);
+            let x: Vec<f64> = (0..n).map(|d| d as f64).collect();
             csv::columns_csv(
                 &["distance", "su_bound", "ones_score", "random_mean_score"],
                 &[&x, &cs[0], &cs[1], &cs[2]],
             )
-        });
+        };
         export::csv_text(text, "rope-decay.csv");
     });
     view! {
@@ -813,6 +839,7 @@ fn DecayPanel(m: RopeMemos) -> impl IntoView {
                 "For q = k = 1 the score itself decays (orange). For random, independent q and k the expected score is zero at every distance (green): "
                 "the decay is a property of aligned queries and keys, not a guarantee."
             </p>
+            <p class="sampling-note">{move || stride_note(curves.with(|c| c.0))}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
                 snippet=Callback::new(move |_| m.rs.with_untracked(|s| format!("{}S = np.cumsum(np.exp(1j * np.outer(distances, inv_freq)), axis=1)\nsu_bound = np.abs(S).mean(axis=1)\n", snippet(s))))/>
         </Panel>

@@ -9,6 +9,7 @@ use crate::encoding::rope_config::parse_config;
 use crate::export::csv;
 use crate::format::sig;
 use crate::render::charts::{fit_y_range, Band, LineChart, SeriesStyle};
+use crate::render::envelope::{display_stride, TERMS_PER_FRAME};
 use crate::state::params::FloatSpec;
 use crate::state::rope::{
     ATTN_FACTOR, BETA_FAST, BETA_SLOW, CUR_LEN, FACTOR, HEAD_DIM, HIGH_FREQ, LOW_FREQ,
@@ -18,7 +19,7 @@ use crate::state::ScalingState;
 use crate::ui::app::AppCtx;
 use crate::ui::export;
 use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel, RangeControl};
-use crate::views::common::{line_series, paint_lines, ExportButtons};
+use crate::views::common::{line_series, paint_lines, stride_note, ExportButtons};
 
 /// The methods' frequencies, or why a method could not be applied.
 type Results = Vec<(Method, Result<Scaled, String>)>;
@@ -506,37 +507,54 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Memo<Results>) -> impl In
     }
     let canvas = NodeRef::<Canvas>::new();
     let distance = Memo::new(move |_| ss.with(ScalingState::score_distance));
-    // q = k = 1 scores per method, α² included.
-    let curves = Memo::new(move |_| {
-        let n = distance.get() + 1;
-        let (h, d) = ss.with(|s| (s.head_dim, s.rotary_dim()));
-        results.with(|rs| {
-            rs.iter()
+    // q = k = 1 scores per method, α² included, every `stride`-th distance (`None`: the
+    // display stride).
+    let curves_at = move |stride: Option<usize>| {
+        let n = distance.get_untracked() + 1;
+        let (h, d) = ss.with_untracked(|s| (s.head_dim, s.rotary_dim()));
+        results.with_untracked(|rs| {
+            let ok: Vec<(Method, &Scaled)> = rs
+                .iter()
                 .filter_map(|(m, r)| r.as_ref().ok().map(|s| (*m, s)))
+                .collect();
+            let terms = (d / 2).max(1) * ok.len().max(1);
+            let stride = stride.unwrap_or_else(|| display_stride(n, terms, TERMS_PER_FRAME));
+            let series = ok
+                .into_iter()
                 .map(|(m, s)| {
-                    let rope = Rope::new(
-                        h,
-                        d,
-                        crate::encoding::rope::PairLayout::Half,
-                        s.inv_freq.clone(),
-                        s.attention,
-                    );
+                    let layout = crate::encoding::rope::PairLayout::Half;
+                    let rope = Rope::new(h, d, layout, s.inv_freq.clone(), s.attention);
                     let w = rope.weights(&vec![1.0; h], &vec![1.0; h]);
-                    (m, label(m, s), rope.score_series(&w, 1.0, n))
+                    let ys = rope.score_series(&w, stride as f64, n.div_ceil(stride));
+                    (m, label(m, s), ys)
                 })
-                .collect::<Vec<_>>()
+                .collect::<Vec<_>>();
+            (stride, series)
         })
+    };
+    let curves = Memo::new(move |_| {
+        distance.track();
+        ss.track();
+        results.track();
+        curves_at(None)
     });
     let paint = move |p: &Painter| {
         let n = distance.get();
         let l0 = ss.with(|s| s.orig_ctx) as f64;
         let px = p.canvas.width() as usize;
-        curves.with(|cs| {
+        curves.with(|(stride, cs)| {
             let series: Vec<_> = cs
                 .iter()
                 .enumerate()
                 .map(|(k, (_, name, ys))| {
-                    line_series(name.clone(), k, ys, |x| x as f64, px, SeriesStyle::Line)
+                    line_series(
+                        name.clone(),
+                        k,
+                        ys,
+                        |x| (x * stride) as f64,
+                        px,
+                        SeriesStyle::Line,
+                    )
                 })
                 .collect();
             let chart = LineChart {
@@ -556,7 +574,8 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Memo<Results>) -> impl In
         })
     };
     let csv_cb = Callback::new(move |_| {
-        let text = curves.with_untracked(|cs| {
+        let text = {
+            let (_, cs) = curves_at(Some(1));
             let len = cs.first().map_or(0, |c| c.2.len());
             let x: Vec<f64> = (0..len).map(|d| d as f64).collect();
             let mut names = vec!["distance".to_string()];
@@ -564,7 +583,7 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Memo<Results>) -> impl In
             let mut refs: Vec<&[f64]> = vec![&x];
             refs.extend(cs.iter().map(|c| c.2.as_slice()));
             csv::columns_csv(&names, &refs)
-        });
+        };
         export::csv_text(text, "scaling-score-distance.csv");
     });
     let stem = Signal::derive(move || {
@@ -577,6 +596,7 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Memo<Results>) -> impl In
                 "Out to s·L0 (at most 131,072). Inside the shaded trained range the original curve is what the model learned; the methods try to keep the curve familiar beyond it. "
                 "YaRN and LongRoPE also raise the attention temperature α, which scales every score by α²."
             </p>
+            <p class="sampling-note">{move || stride_note(curves.with(|c| c.0))}</p>
             <ExportButtons canvas=canvas stem=stem csv=csv_cb snippet=Callback::new(move |_| ss.with_untracked(snippet))/>
         </Panel>
     }
