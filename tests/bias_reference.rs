@@ -12,7 +12,11 @@ fn fixture(name: &str) -> Vec<Value> {
 }
 
 fn floats(v: &Value) -> Vec<f64> {
-    v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
 }
 
 #[test]
@@ -28,23 +32,43 @@ fn alibi_slopes_and_biases_match_every_case() {
         let mpt = floats(&case["slopes_mpt_f32"]);
         assert_eq!(ours.len(), n, "{id}");
         for k in 0..n {
-            assert!((ours[k] - paper[k]).abs() <= 1e-12 * paper[k], "{id} paper slope {k}");
-            assert!((ours[k] - bloom[k]).abs() <= 1e-6 * bloom[k], "{id} bloom slope {k}");
-            assert!((ours[k] - mpt[k]).abs() <= 1e-6 * mpt[k], "{id} mpt slope {k}");
+            assert!(
+                (ours[k] - paper[k]).abs() <= 1e-12 * paper[k],
+                "{id} paper slope {k}"
+            );
+            assert!(
+                (ours[k] - bloom[k]).abs() <= 1e-6 * bloom[k],
+                "{id} bloom slope {k}"
+            );
+            assert!(
+                (ours[k] - mpt[k]).abs() <= 1e-6 * mpt[k],
+                "{id} mpt slope {k}"
+            );
         }
         let len = case["bloom_alibi_seq_len"].as_u64().unwrap() as usize;
-        for (k, row) in case["bloom_alibi_f32"].as_array().unwrap().iter().enumerate() {
+        for (k, row) in case["bloom_alibi_f32"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+        {
             let row = floats(row);
             assert_eq!(row.len(), len);
             for (j, v) in row.iter().enumerate() {
                 // BLOOM adds slope·j to every query row (softmax-equivalent to −slope·(i − j)).
-                assert!((ours[k] * j as f64 - v).abs() <= 1e-6 * v.abs().max(1e-30), "{id} bloom bias {k},{j}");
+                assert!(
+                    (ours[k] * j as f64 - v).abs() <= 1e-6 * v.abs().max(1e-30),
+                    "{id} bloom bias {k},{j}"
+                );
             }
         }
         for (k, row) in case["mpt_alibi_f32"].as_array().unwrap().iter().enumerate() {
             for (j, v) in floats(row).iter().enumerate() {
                 let want = (j as f64 - (len as f64 - 1.0)) * ours[k];
-                assert!((want - v).abs() <= 1e-6 * v.abs().max(1e-30), "{id} mpt bias {k},{j}");
+                assert!(
+                    (want - v).abs() <= 1e-6 * v.abs().max(1e-30),
+                    "{id} mpt bias {k},{j}"
+                );
             }
         }
     }
@@ -64,7 +88,11 @@ fn t5_buckets_match_exactly() {
         assert_eq!(rel.len(), want.len());
         for (r, b) in rel.iter().zip(want) {
             let r = r.as_i64().unwrap();
-            assert_eq!(t5_bucket(r, bi, nb, md) as u64, b.as_u64().unwrap(), "{id} relative {r}");
+            assert_eq!(
+                t5_bucket(r, bi, nb, md) as u64,
+                b.as_u64().unwrap(),
+                "{id} relative {r}"
+            );
         }
     }
 }

@@ -64,7 +64,10 @@ mod tests {
 
     #[test]
     fn slopes_for_powers_of_two_and_others() {
-        assert_eq!(alibi_slopes(8), (1..=8).map(|k| 0.5f64.powi(k)).collect::<Vec<_>>());
+        assert_eq!(
+            alibi_slopes(8),
+            (1..=8).map(|k| 0.5f64.powi(k)).collect::<Vec<_>>()
+        );
         let s3 = alibi_slopes(3);
         assert_eq!(s3.len(), 3);
         assert_eq!(&s3[..2], &[2f64.powf(-4.0), 2f64.powf(-8.0)]);

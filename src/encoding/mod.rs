@@ -8,7 +8,9 @@
 //! - A matrix is stored row-major, shape `(seq_len, d_model)`.
 //! - RoPE has its own words (`head_dim`, rotary width `D`, pair `j`, `θ_j`): see [`rope`].
 
+pub mod attention;
 pub mod bias;
+pub mod learned;
 pub mod rope;
 pub mod rope_config;
 pub mod series;

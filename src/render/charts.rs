@@ -111,6 +111,8 @@ fn rect_of<DB: DrawingBackend, C: plotters::coord::CoordTranslate>(
 pub enum SeriesStyle {
     Line,
     Points,
+    /// A bar from 0 to each value, one per column.
+    Bars,
 }
 
 /// One named series, already reduced to display columns.
@@ -294,6 +296,19 @@ pub fn draw_line_chart<DB: DrawingBackend>(
                 let (x, lo, _) = map(c);
                 Circle::new((x, lo), radius, colour.stroke_width(theme.px(1.5)))
             }))?,
+            SeriesStyle::Bars => {
+                let half = s
+                    .columns
+                    .windows(2)
+                    .map(|w| (w[1].x - w[0].x).abs())
+                    .fold(1.0f64, f64::min)
+                    * 0.38;
+                let zero = chart.y_axis_value(0.0).clamp(ylo, yhi);
+                ctx.draw_series(s.columns.iter().map(|c| {
+                    let (x, _, hi) = map(c);
+                    Rectangle::new([(x - half, zero), (x + half, hi)], colour.filled())
+                }))?
+            }
         };
         let legend_len = theme.px(18.0) as i32;
         drawn.label(s.name.as_str()).legend(move |(x, y)| {

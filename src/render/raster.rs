@@ -6,6 +6,9 @@
 
 use super::colormap::ColorMap;
 
+/// The colour of cells with no value (NaN): masked attention, positions past a table's end.
+pub const MASKED: [u8; 3] = [150, 150, 150];
+
 /// How the pixels along one axis map onto matrix indices.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AxisSamples {
@@ -94,7 +97,13 @@ impl SampledGrid {
         let colours: Vec<[u8; 3]> = self
             .values
             .iter()
-            .map(|&v| cmap.at_value(v, lo, hi))
+            .map(|&v| {
+                if v.is_nan() {
+                    MASKED
+                } else {
+                    cmap.at_value(v, lo, hi)
+                }
+            })
             .collect();
         let mut rgba = vec![255u8; w * h * 4];
         if n_cols == 0 || self.rows.indices.is_empty() {

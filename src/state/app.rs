@@ -1,5 +1,6 @@
 //! The whole shareable state of PE Lab and its query-string form (PRODUCT.md §3).
 
+use super::more::{AttentionState, BiasState, CompareState, LearnedState};
 use super::params::{read_choice, read_index_list, FloatSpec, IntSpec, Notices};
 use super::query::{join, split};
 use super::rope::{RopeState, ScalingState};
@@ -12,16 +13,32 @@ pub enum View {
     Sinusoidal,
     Rope,
     Scaling,
+    Learned,
+    Bias,
+    Attention,
+    Compare,
 }
 
 impl View {
-    pub const ALL: [View; 3] = [View::Sinusoidal, View::Rope, View::Scaling];
+    pub const ALL: [View; 7] = [
+        View::Attention,
+        View::Sinusoidal,
+        View::Learned,
+        View::Rope,
+        View::Scaling,
+        View::Bias,
+        View::Compare,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             View::Sinusoidal => "sinusoidal",
             View::Rope => "rope",
             View::Scaling => "scaling",
+            View::Learned => "learned",
+            View::Bias => "bias",
+            View::Attention => "attention",
+            View::Compare => "compare",
         }
     }
 
@@ -30,6 +47,10 @@ impl View {
             View::Sinusoidal => "Sinusoidal",
             View::Rope => "RoPE",
             View::Scaling => "Context extension",
+            View::Learned => "Learned",
+            View::Bias => "Relative biases",
+            View::Attention => "Why position?",
+            View::Compare => "Compare",
         }
     }
 
@@ -53,6 +74,15 @@ impl View {
                 "rope-wavelength",
             ],
             View::Scaling => &["scaling-frequencies", "scaling-score-distance"],
+            View::Learned => &[
+                "learned-heatmap",
+                "learned-similarity",
+                "learned-pca",
+                "learned-offset",
+            ],
+            View::Bias => &["alibi-slopes", "alibi-bias", "t5-buckets"],
+            View::Attention => &["permutation-demo"],
+            View::Compare => &["compare-table", "compare-similarity"],
         }
     }
 }
@@ -139,6 +169,34 @@ pub struct SinusoidalState {
     pub p0: usize,
     /// The offset `k` of the relative-offset panel.
     pub offset: usize,
+    /// Colour map of the PE heatmap.
+    pub cmap: HeatmapColours,
+}
+
+/// Colour map of the PE heatmap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum HeatmapColours {
+    /// Blue–white–red, zero in the middle.
+    #[default]
+    Diverging,
+    /// Dark purple to yellow (as in the Illustrated Transformer).
+    Viridis,
+}
+
+impl HeatmapColours {
+    pub fn name(self) -> &'static str {
+        match self {
+            HeatmapColours::Diverging => "diverging",
+            HeatmapColours::Viridis => "viridis",
+        }
+    }
+
+    pub fn map(self) -> crate::render::colormap::ColorMap {
+        match self {
+            HeatmapColours::Diverging => crate::render::colormap::ColorMap::diverging(),
+            HeatmapColours::Viridis => crate::render::colormap::ColorMap::sequential(),
+        }
+    }
 }
 
 impl Default for SinusoidalState {
@@ -151,6 +209,7 @@ impl Default for SinusoidalState {
             cols: None,
             p0: P0.default as usize,
             offset: OFFSET.default as usize,
+            cmap: HeatmapColours::Diverging,
         }
     }
 }
@@ -221,7 +280,18 @@ impl SinusoidalState {
         };
         let p0 = p0_spec.read(get("p0").as_deref(), notices) as usize;
         let offset = OFFSET.read(get("offset").as_deref(), notices) as usize;
+        let cmap = read_choice(
+            "cmap",
+            get("cmap").as_deref(),
+            &[
+                ("diverging", HeatmapColours::Diverging),
+                ("viridis", HeatmapColours::Viridis),
+            ],
+            HeatmapColours::Diverging,
+            notices,
+        );
         SinusoidalState {
+            cmap,
             seq_len,
             d_model,
             base,
@@ -243,6 +313,7 @@ impl SinusoidalState {
         }
         out.push(("p0", self.p0.to_string()));
         out.push(("offset", self.offset.to_string()));
+        out.push(("cmap", self.cmap.name().to_string()));
     }
 }
 
@@ -260,6 +331,10 @@ pub struct AppState {
     pub sinusoidal: SinusoidalState,
     pub rope: RopeState,
     pub scaling: ScalingState,
+    pub learned: LearnedState,
+    pub bias: BiasState,
+    pub attention: AttentionState,
+    pub compare: CompareState,
 }
 
 impl Default for AppState {
@@ -273,6 +348,10 @@ impl Default for AppState {
             sinusoidal: SinusoidalState::default(),
             rope: RopeState::default(),
             scaling: ScalingState::default(),
+            learned: LearnedState::default(),
+            bias: BiasState::default(),
+            attention: AttentionState::default(),
+            compare: CompareState::default(),
         }
     }
 }
@@ -340,6 +419,10 @@ impl AppState {
             View::Sinusoidal => state.sinusoidal = SinusoidalState::read(&get, &mut notices),
             View::Rope => state.rope = RopeState::read(&get, &mut notices),
             View::Scaling => state.scaling = ScalingState::read(&get, &mut notices),
+            View::Learned => state.learned = LearnedState::read(&get, &mut notices),
+            View::Bias => state.bias = BiasState::read(&get, &mut notices),
+            View::Attention => state.attention = AttentionState::read(&get, &mut notices),
+            View::Compare => state.compare = CompareState::read(&get, &mut notices),
         }
         (state, notices)
     }
@@ -351,6 +434,10 @@ impl AppState {
             View::Sinusoidal => self.sinusoidal.write(&mut out),
             View::Rope => self.rope.write(&mut out),
             View::Scaling => self.scaling.write(&mut out),
+            View::Learned => self.learned.write(&mut out),
+            View::Bias => self.bias.write(&mut out),
+            View::Attention => self.attention.write(&mut out),
+            View::Compare => self.compare.write(&mut out),
         }
         if self.theme != ThemeChoice::Auto {
             out.push(("theme", self.theme.name().to_string()));

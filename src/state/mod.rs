@@ -2,6 +2,8 @@
 //! notices, and writing back. Plain Rust, tested natively.
 
 pub mod app;
+pub mod figures;
+pub mod more;
 pub mod params;
 pub mod query;
 pub mod rope;

@@ -4,6 +4,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::dom;
+use crate::state::figures::{Figure, FIGURES};
 use crate::state::{AppState, Notices, ThemeChoice, View};
 
 /// What every part of the UI may read: the state (its home is the URL), the resolved theme,
@@ -68,6 +69,7 @@ pub fn mount_state(initial: AppState, notices: Notices) -> impl IntoView {
         layout_tick,
     };
     provide_context(ctx);
+    provide_context(crate::views::learned::TableStore::new());
 
     // The URL follows the state (replaceState: sliding does not flood the history).
     let query = Memo::new(move |_| state.with(|s| s.to_query()));
@@ -94,6 +96,10 @@ pub fn mount_state(initial: AppState, notices: Notices) -> impl IntoView {
                     View::Sinusoidal => crate::views::sinusoidal::SinusoidalView().into_any(),
                     View::Rope => crate::views::rope::RopeView().into_any(),
                     View::Scaling => crate::views::scaling::ScalingView().into_any(),
+                    View::Learned => crate::views::learned::LearnedView().into_any(),
+                    View::Bias => crate::views::bias::BiasView().into_any(),
+                    View::Attention => crate::views::attention::AttentionView().into_any(),
+                    View::Compare => crate::views::compare::CompareView().into_any(),
                 }}
             </main>
             {(!embed).then(|| view! { <Footer/> })}
@@ -135,6 +141,21 @@ fn Header() -> impl IntoView {
             }
         })
     };
+    let figure = RwSignal::new(None::<Figure>);
+    let on_figure = move |ev: leptos::ev::Event| {
+        let name = event_target_value(&ev);
+        let Some(f) = FIGURES.iter().find(|f| f.name == name).copied() else {
+            return;
+        };
+        let (mut next, _) = AppState::from_query(f.query);
+        state.update(|s| {
+            next.theme = s.theme;
+            next.embed = s.embed;
+            next.show_controls = s.show_controls;
+            *s = next;
+        });
+        figure.set(Some(f));
+    };
     view! {
         <header class="site-header">
             <a class="skip" href="#main">"Skip to content"</a>
@@ -155,10 +176,23 @@ fn Header() -> impl IntoView {
                     })
                     .collect_view()}
             </nav>
+            <label class="figures">
+                <span class="visually-hidden">"Figures"</span>
+                <select aria-label="Reproduce a published figure" on:change=on_figure prop:value=move || figure.get().map(|f| f.name).unwrap_or("")>
+                    <option value="">"Figures…"</option>
+                    {FIGURES.iter().map(|f| view! { <option value=f.name>{f.name}</option> }).collect_view()}
+                </select>
+            </label>
             <button class="theme-toggle" on:click=next_theme aria-label="Switch light or dark theme">
                 {move || if ctx.dark.get() { "☀ Light" } else { "☾ Dark" }}
             </button>
         </header>
+        <Show when=move || figure.get().is_some()>
+            <p class="figure-source" role="status">
+                {move || figure.get().map(|f| format!("Figure: {} — {}", f.name, f.source))}
+                <button class="dismiss" on:click=move |_| figure.set(None)>"Dismiss"</button>
+            </p>
+        </Show>
     }
 }
 

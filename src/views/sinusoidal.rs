@@ -124,10 +124,11 @@ fn HeatmapPanel(
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let canvas = NodeRef::<Canvas>::new();
     let hover = RwSignal::new(None::<(usize, usize)>);
+    let colours = Memo::new(move |_| sv.with(|s| s.cmap));
     let paint = move |p: &Painter| {
         let n = seq_len.get();
+        let cmap = colours.get().map();
         pe.with(|pe| {
-            let cmap = ColorMap::diverging();
             let frame = heatmap_frame(
                 &cmap,
                 pe.d_model,

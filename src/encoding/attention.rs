@@ -1,0 +1,157 @@
+//! A one-head toy attention over a five-token sentence, to show why position is needed:
+//! without a positional encoding, self-attention is permutation-equivariant — shuffle the
+//! tokens and the outputs are the same vectors, shuffled.
+
+use super::rope::{PairLayout, Rope, SeededNormal};
+use super::sinusoidal::{Layout, Sinusoid};
+
+/// Width of the toy embeddings.
+pub const DIM: usize = 8;
+/// The demo sentence (the word order is what the model must see).
+pub const TOKENS: [&str; 5] = ["the", "dog", "bit", "the", "man"];
+
+/// How positions enter the toy model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Positions {
+    None,
+    /// Sinusoidal PE added to the embeddings.
+    Sinusoidal,
+    /// RoPE applied to queries and keys.
+    Rope,
+}
+
+fn seed_of(word: &str) -> u64 {
+    word.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+/// The fixed toy embedding of a word (the same word always gets the same vector).
+pub fn embedding(word: &str) -> Vec<f64> {
+    SeededNormal::new(seed_of(word)).vector(DIM)
+}
+
+fn matrix(seed: u64) -> Vec<f64> {
+    let mut rng = SeededNormal::new(seed);
+    rng.vector(DIM * DIM)
+        .into_iter()
+        .map(|v| v / (DIM as f64).sqrt())
+        .collect()
+}
+
+fn times(x: &[f64], w: &[f64]) -> Vec<f64> {
+    (0..DIM)
+        .map(|j| (0..DIM).map(|i| x[i] * w[i * DIM + j]).sum())
+        .collect()
+}
+
+/// Attention weights and outputs of the sequence `words` (in that order).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttentionResult {
+    /// `weights[i][j]`: how much token i attends to token j.
+    pub weights: Vec<Vec<f64>>,
+    /// Output vector of each token.
+    pub outputs: Vec<Vec<f64>>,
+}
+
+/// One bidirectional attention head with fixed toy weights.
+pub fn attend(words: &[&str], positions: Positions) -> AttentionResult {
+    let (wq, wk, wv) = (matrix(11), matrix(22), matrix(33));
+    let pe = Sinusoid::new(DIM, 10000.0, Layout::Interleaved);
+    let rope = Rope::plain(DIM, 1.0, 10000.0, PairLayout::Half);
+    let xs: Vec<Vec<f64>> = words
+        .iter()
+        .enumerate()
+        .map(|(pos, w)| {
+            let mut x = embedding(w);
+            if positions == Positions::Sinusoidal {
+                x.iter_mut()
+                    .enumerate()
+                    .for_each(|(c, v)| *v += pe.value(pos, c));
+            }
+            x
+        })
+        .collect();
+    let mut qs: Vec<Vec<f64>> = xs.iter().map(|x| times(x, &wq)).collect();
+    let mut ks: Vec<Vec<f64>> = xs.iter().map(|x| times(x, &wk)).collect();
+    let vs: Vec<Vec<f64>> = xs.iter().map(|x| times(x, &wv)).collect();
+    if positions == Positions::Rope {
+        let mut out = vec![0.0; DIM];
+        for (pos, (q, k)) in qs.iter_mut().zip(ks.iter_mut()).enumerate() {
+            rope.rotate(q, pos as f64, &mut out);
+            q.copy_from_slice(&out);
+            rope.rotate(k, pos as f64, &mut out);
+            k.copy_from_slice(&out);
+        }
+    }
+    let scale = (DIM as f64).sqrt();
+    let weights: Vec<Vec<f64>> = qs
+        .iter()
+        .map(|q| {
+            let logits: Vec<f64> = ks
+                .iter()
+                .map(|k| q.iter().zip(k).map(|(a, b)| a * b).sum::<f64>() / scale)
+                .collect();
+            let top = logits.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+            let exps: Vec<f64> = logits.iter().map(|l| (l - top).exp()).collect();
+            let total: f64 = exps.iter().sum();
+            exps.iter().map(|e| e / total).collect()
+        })
+        .collect();
+    let outputs = weights
+        .iter()
+        .map(|a| {
+            (0..DIM)
+                .map(|c| a.iter().zip(&vs).map(|(w, v)| w * v[c]).sum())
+                .collect()
+        })
+        .collect();
+    AttentionResult { weights, outputs }
+}
+
+/// For each token (by its index in the original sentence), the largest change of its output
+/// when the sentence is reordered by `order` (`order[pos]` = original index at `pos`).
+pub fn output_changes(order: &[usize], positions: Positions) -> Vec<f64> {
+    let original = attend(&TOKENS, positions);
+    let shuffled_words: Vec<&str> = order.iter().map(|&i| TOKENS[i]).collect();
+    let shuffled = attend(&shuffled_words, positions);
+    let mut change = vec![0.0; TOKENS.len()];
+    for (pos, &i) in order.iter().enumerate() {
+        change[i] = shuffled.outputs[pos]
+            .iter()
+            .zip(&original.outputs[i])
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+    }
+    change
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn without_positions_outputs_permute_exactly() {
+        for order in [[4, 3, 2, 1, 0], [1, 0, 2, 4, 3], [2, 4, 0, 1, 3]] {
+            let changes = output_changes(&order, Positions::None);
+            assert!(changes.iter().all(|c| *c < 1e-12), "{order:?}: {changes:?}");
+        }
+        // The two "the" tokens cannot be told apart.
+        let r = attend(&TOKENS, Positions::None);
+        assert_eq!(r.outputs[0], r.outputs[3]);
+    }
+
+    #[test]
+    fn with_positions_outputs_change() {
+        for pe in [Positions::Sinusoidal, Positions::Rope] {
+            let changes = output_changes(&[4, 1, 2, 3, 0], pe);
+            assert!(changes.iter().any(|c| *c > 1e-3), "{pe:?}: {changes:?}");
+            let r = attend(&TOKENS, pe);
+            assert_ne!(r.outputs[0], r.outputs[3], "{pe:?} separates the two “the”");
+            assert!(r
+                .weights
+                .iter()
+                .all(|row| (row.iter().sum::<f64>() - 1.0).abs() < 1e-12));
+        }
+    }
+}

@@ -1,0 +1,470 @@
+//! Learned absolute position tables (BERT-style `position_embeddings`): reading them from
+//! float16 assets, NPY or CSV files, and the statistics the learned view shows (cosine
+//! similarity, principal components, mean similarity by offset).
+//!
+//! Rows are positions, columns embedding dimensions, as everywhere in this crate.
+
+use super::rope::SeededNormal;
+
+/// The largest table read from a file: 4096 positions × 4096 dims.
+pub const MAX_CELLS: usize = 4096 * 4096;
+/// The largest file read, in bytes.
+pub const MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
+
+/// A position table, row-major.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    pub rows: usize,
+    pub cols: usize,
+    pub data: Vec<f32>,
+}
+
+/// IEEE 754 half precision to single.
+pub fn f16_to_f32(h: u16) -> f32 {
+    let sign = ((h >> 15) as u32) << 31;
+    let exp = ((h >> 10) & 0x1f) as u32;
+    let frac = (h & 0x3ff) as u32;
+    let bits = match (exp, frac) {
+        (0, 0) => sign,
+        (0, _) => {
+            // Subnormal: normalise.
+            let mut e = 127 - 15 + 1;
+            let mut f = frac;
+            while f & 0x400 == 0 {
+                f <<= 1;
+                e -= 1;
+            }
+            sign | (e << 23) | ((f & 0x3ff) << 13)
+        }
+        (0x1f, 0) => sign | 0x7f80_0000,
+        (0x1f, _) => sign | 0x7fc0_0000,
+        _ => sign | ((exp + 127 - 15) << 23) | (frac << 13),
+    };
+    f32::from_bits(bits)
+}
+
+impl Table {
+    pub fn row(&self, pos: usize) -> &[f32] {
+        &self.data[pos * self.cols..(pos + 1) * self.cols]
+    }
+
+    pub fn get(&self, pos: usize, col: usize) -> f32 {
+        self.data[pos * self.cols + col]
+    }
+
+    /// A table from raw little-endian float16 bytes.
+    pub fn from_f16_le(bytes: &[u8], rows: usize, cols: usize) -> Result<Table, String> {
+        if bytes.len() != rows * cols * 2 {
+            return Err(format!(
+                "expected {} bytes for {rows} × {cols} float16 values, got {}.",
+                rows * cols * 2,
+                bytes.len()
+            ));
+        }
+        let data = bytes
+            .chunks_exact(2)
+            .map(|b| f16_to_f32(u16::from_le_bytes([b[0], b[1]])))
+            .collect();
+        Ok(Table { rows, cols, data })
+    }
+
+    /// A seeded random initialisation, N(0, 0.02²) as BERT initialises its tables.
+    pub fn random(rows: usize, cols: usize, seed: u64) -> Table {
+        let mut rng = SeededNormal::new(seed ^ 0x7ab1_e5ee_d000);
+        let data = (0..rows * cols)
+            .map(|_| (0.02 * rng.sample()) as f32)
+            .collect();
+        Table { rows, cols, data }
+    }
+
+    fn checked(rows: usize, cols: usize, data: Vec<f32>) -> Result<Table, String> {
+        if rows == 0 || cols == 0 {
+            return Err("the table is empty.".into());
+        }
+        if rows * cols > MAX_CELLS {
+            return Err(format!(
+                "{rows} × {cols} is larger than the {MAX_CELLS} cells this page reads."
+            ));
+        }
+        if let Some(at) = data.iter().position(|v| !v.is_finite()) {
+            return Err(format!(
+                "value {} (row {}, column {}) is not a finite number.",
+                at,
+                at / cols,
+                at % cols
+            ));
+        }
+        Ok(Table { rows, cols, data })
+    }
+
+    /// Reads a 2-D NPY file of float32 or float16 (little-endian, C order).
+    pub fn from_npy(bytes: &[u8]) -> Result<Table, String> {
+        if bytes.len() > MAX_FILE_BYTES {
+            return Err(format!("the file is over {} MB.", MAX_FILE_BYTES >> 20));
+        }
+        if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
+            return Err("this is not an NPY file (no \\x93NUMPY signature).".into());
+        }
+        let (header_len, start) = match bytes[6] {
+            1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
+            2 | 3 if bytes.len() >= 12 => (
+                u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize,
+                12,
+            ),
+            v => return Err(format!("NPY version {v} is not supported.")),
+        };
+        let header = bytes
+            .get(start..start + header_len)
+            .ok_or("the NPY header is cut short.")?;
+        let header = std::str::from_utf8(header).map_err(|_| "the NPY header is not text.")?;
+        let field = |key: &str| -> Option<&str> {
+            let at = header.find(&format!("'{key}'"))? + key.len() + 2;
+            let rest = header[at..].trim_start().strip_prefix(':')?.trim_start();
+            Some(rest)
+        };
+        let descr = field("descr").ok_or("the NPY header has no 'descr'.")?;
+        let width = if descr.starts_with("'<f4'") || descr.starts_with("'=f4'") {
+            4
+        } else if descr.starts_with("'<f2'") || descr.starts_with("'=f2'") {
+            2
+        } else {
+            let shown: String = descr.chars().take(8).collect();
+            return Err(format!(
+                "dtype {shown} is not supported: use float32 or float16 (little-endian)."
+            ));
+        };
+        if field("fortran_order").is_some_and(|f| f.starts_with("True")) {
+            return Err(
+                "Fortran-ordered arrays are not supported: save with np.ascontiguousarray.".into(),
+            );
+        }
+        let shape = field("shape").ok_or("the NPY header has no 'shape'.")?;
+        let inner = shape
+            .strip_prefix('(')
+            .and_then(|s| s.split(')').next())
+            .ok_or("the NPY shape is malformed.")?;
+        let dims: Vec<usize> = inner
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                s.parse::<usize>()
+                    .map_err(|_| "the NPY shape is malformed.")
+            })
+            .collect::<Result<_, _>>()?;
+        let [rows, cols] = dims[..] else {
+            return Err(format!(
+                "the array has {} dimensions; a position table has 2 (positions × dims).",
+                dims.len()
+            ));
+        };
+        if rows.saturating_mul(cols) > MAX_CELLS {
+            return Err(format!(
+                "{rows} × {cols} is larger than the {MAX_CELLS} cells this page reads."
+            ));
+        }
+        let body = &bytes[start + header_len..];
+        if body.len() != rows * cols * width {
+            return Err(format!(
+                "the data holds {} bytes, but {rows} × {cols} values need {}.",
+                body.len(),
+                rows * cols * width
+            ));
+        }
+        let data: Vec<f32> = if width == 4 {
+            body.chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect()
+        } else {
+            body.chunks_exact(2)
+                .map(|b| f16_to_f32(u16::from_le_bytes([b[0], b[1]])))
+                .collect()
+        };
+        Table::checked(rows, cols, data)
+    }
+
+    /// Reads CSV text: one line per position, comma-separated numbers; a first line that is not
+    /// numeric is taken as a header.
+    pub fn from_csv(text: &str) -> Result<Table, String> {
+        if text.len() > MAX_FILE_BYTES {
+            return Err(format!("the file is over {} MB.", MAX_FILE_BYTES >> 20));
+        }
+        let mut data = Vec::new();
+        let mut cols = 0;
+        let mut rows = 0;
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            let parsed: Result<Vec<f32>, _> =
+                line.split(',').map(|c| c.trim().parse::<f32>()).collect();
+            match parsed {
+                Ok(values) => {
+                    if rows == 0 {
+                        cols = values.len();
+                    } else if values.len() != cols {
+                        return Err(format!(
+                            "line {} has {} values; the first row has {cols}.",
+                            n + 1,
+                            values.len()
+                        ));
+                    }
+                    rows += 1;
+                    if rows * cols > MAX_CELLS {
+                        return Err(format!(
+                            "more than {MAX_CELLS} values: too large for this page."
+                        ));
+                    }
+                    data.extend(values);
+                }
+                Err(_) if rows == 0 && n == 0 => continue,
+                Err(_) => {
+                    return Err(format!(
+                        "line {} holds something that is not a number.",
+                        n + 1
+                    ))
+                }
+            }
+        }
+        Table::checked(rows, cols, data)
+    }
+
+    /// Euclidean norm of a row.
+    pub fn norm(&self, pos: usize) -> f64 {
+        self.row(pos)
+            .iter()
+            .map(|&v| (v as f64) * (v as f64))
+            .sum::<f64>()
+            .sqrt()
+    }
+
+    /// Cosine similarity of two rows.
+    pub fn cosine(&self, a: usize, b: usize) -> f64 {
+        let dot: f64 = self
+            .row(a)
+            .iter()
+            .zip(self.row(b))
+            .map(|(&x, &y)| x as f64 * y as f64)
+            .sum();
+        dot / (self.norm(a) * self.norm(b)).max(f64::MIN_POSITIVE)
+    }
+
+    /// Rows scaled to unit length (f32, for fast dot products).
+    pub fn unit_rows(&self) -> Vec<f32> {
+        let mut out = self.data.clone();
+        for (pos, row) in out.chunks_exact_mut(self.cols).enumerate() {
+            let n = self.norm(pos).max(f64::MIN_POSITIVE) as f32;
+            row.iter_mut().for_each(|v| *v /= n);
+        }
+        out
+    }
+}
+
+/// Cosine similarity between sampled positions (`positions × positions`, row-major).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CosineMatrix {
+    pub positions: Vec<usize>,
+    pub values: Vec<f64>,
+}
+
+/// At most this many positions enter the cosine matrix (more are sampled at a stride).
+pub const COSINE_SAMPLES: usize = 512;
+
+impl CosineMatrix {
+    pub fn new(table: &Table) -> CosineMatrix {
+        let stride = table.rows.div_ceil(COSINE_SAMPLES).max(1);
+        let positions: Vec<usize> = (0..table.rows).step_by(stride).collect();
+        let unit = table.unit_rows();
+        let c = table.cols;
+        let n = positions.len();
+        let mut values = vec![0.0; n * n];
+        for (a, &pa) in positions.iter().enumerate() {
+            let ra = &unit[pa * c..(pa + 1) * c];
+            for (b, &pb) in positions.iter().enumerate().skip(a) {
+                let rb = &unit[pb * c..(pb + 1) * c];
+                let dot: f32 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
+                values[a * n + b] = dot as f64;
+                values[b * n + a] = dot as f64;
+            }
+        }
+        CosineMatrix { positions, values }
+    }
+
+    /// Whether every position is present (no sampling).
+    pub fn exact(&self) -> bool {
+        self.positions.len() < 2 || self.positions[1] == 1
+    }
+
+    /// Mean of `cos(p, p + k)` over the sampled positions, for each offset `k` (in samples).
+    pub fn mean_by_offset(&self) -> Vec<f64> {
+        let n = self.positions.len();
+        (0..n)
+            .map(|k| (0..n - k).map(|a| self.values[a * n + a + k]).sum::<f64>() / (n - k) as f64)
+            .collect()
+    }
+}
+
+/// Projection of every position on the table's top two principal components.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pca {
+    /// `(pc1, pc2)` per position.
+    pub points: Vec<(f64, f64)>,
+    /// Fraction of the total variance each component explains.
+    pub explained: (f64, f64),
+    /// The components (unit vectors of length `cols`).
+    pub components: [Vec<f64>; 2],
+}
+
+impl Pca {
+    /// Top-two PCA of the centred rows by subspace (block power) iteration.
+    pub fn new(table: &Table) -> Pca {
+        let (n, c) = (table.rows, table.cols);
+        let mean: Vec<f64> = (0..c)
+            .map(|j| (0..n).map(|i| table.get(i, j) as f64).sum::<f64>() / n as f64)
+            .collect();
+        let x: Vec<f64> = (0..n * c)
+            .map(|k| table.data[k] as f64 - mean[k % c])
+            .collect();
+        let total: f64 = x.iter().map(|v| v * v).sum();
+        // X^T (X v), without forming the covariance.
+        let apply = |v: &[f64]| -> Vec<f64> {
+            let xv: Vec<f64> = (0..n)
+                .map(|i| (0..c).map(|j| x[i * c + j] * v[j]).sum())
+                .collect();
+            (0..c)
+                .map(|j| (0..n).map(|i| x[i * c + j] * xv[i]).sum())
+                .collect()
+        };
+        let normalise = |v: &mut Vec<f64>| {
+            let norm = v
+                .iter()
+                .map(|a| a * a)
+                .sum::<f64>()
+                .sqrt()
+                .max(f64::MIN_POSITIVE);
+            v.iter_mut().for_each(|a| *a /= norm);
+        };
+        let mut rng = SeededNormal::new(7);
+        let mut u = rng.vector(c);
+        let mut w = rng.vector(c);
+        for _ in 0..200 {
+            u = apply(&u);
+            normalise(&mut u);
+            w = apply(&w);
+            let along: f64 = w.iter().zip(&u).map(|(a, b)| a * b).sum();
+            w.iter_mut().zip(&u).for_each(|(a, b)| *a -= along * b);
+            normalise(&mut w);
+        }
+        let variance = |v: &[f64]| -> f64 {
+            (0..n)
+                .map(|i| {
+                    let p: f64 = (0..c).map(|j| x[i * c + j] * v[j]).sum();
+                    p * p
+                })
+                .sum()
+        };
+        // A deterministic sign: the first position has a non-negative coordinate.
+        let project = |v: &[f64], i: usize| -> f64 { (0..c).map(|j| x[i * c + j] * v[j]).sum() };
+        if project(&u, 0) < 0.0 {
+            u.iter_mut().for_each(|a| *a = -*a);
+        }
+        if project(&w, 0) < 0.0 {
+            w.iter_mut().for_each(|a| *a = -*a);
+        }
+        let points = (0..n).map(|i| (project(&u, i), project(&w, i))).collect();
+        let total = total.max(f64::MIN_POSITIVE);
+        Pca {
+            points,
+            explained: (variance(&u) / total, variance(&w) / total),
+            components: [u, w],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_precision_values() {
+        assert_eq!(f16_to_f32(0x3c00), 1.0);
+        assert_eq!(f16_to_f32(0xc000), -2.0);
+        assert_eq!(f16_to_f32(0x0001), 2f32.powi(-24));
+        assert_eq!(f16_to_f32(0x7bff), 65504.0);
+        assert!(f16_to_f32(0x7e00).is_nan());
+        assert_eq!(f16_to_f32(0xfc00), f32::NEG_INFINITY);
+    }
+
+    #[test]
+    fn npy_round_trip_and_errors() {
+        let mut bytes = crate::export::npy::header_f32(&[2, 3]);
+        crate::export::npy::push_f32(&mut bytes, &[1.0, 2.0, 3.0, 4.0, 5.0, 6.5]);
+        let t = Table::from_npy(&bytes).unwrap();
+        assert_eq!((t.rows, t.cols), (2, 3));
+        assert_eq!(t.get(1, 2), 6.5);
+        assert!(Table::from_npy(b"hello")
+            .unwrap_err()
+            .contains("not an NPY"));
+        let mut short = bytes.clone();
+        short.pop();
+        assert!(Table::from_npy(&short).unwrap_err().contains("bytes"));
+        let three_d = crate::export::npy::header_f32(&[1, 1, 1]);
+        assert!(Table::from_npy(&[three_d, vec![0; 4]].concat())
+            .unwrap_err()
+            .contains("dimensions"));
+    }
+
+    #[test]
+    fn csv_reading_with_header_and_errors() {
+        let t = Table::from_csv("a,b\n1,2\n3,4\n").unwrap();
+        assert_eq!((t.rows, t.cols, t.get(1, 0)), (2, 2, 3.0));
+        assert!(Table::from_csv("1,2\n3\n").unwrap_err().contains("line 2"));
+        assert!(Table::from_csv("1,2\nx,4\n")
+            .unwrap_err()
+            .contains("not a number"));
+        assert!(Table::from_csv("").unwrap_err().contains("empty"));
+        assert!(Table::from_csv("1,inf\n").unwrap_err().contains("finite"));
+    }
+
+    #[test]
+    fn pca_finds_known_components() {
+        // Points spread 3:1 along two orthogonal directions in 4-D, plus a constant offset.
+        let e1 = [0.6, 0.8, 0.0, 0.0];
+        let e2 = [0.0, 0.0, 0.0, 1.0];
+        let mut data = Vec::new();
+        for i in 0..200 {
+            let t = i as f64 / 199.0 * 2.0 - 1.0;
+            let s = ((i * 37) % 200) as f64 / 199.0 * 2.0 - 1.0;
+            for j in 0..4 {
+                data.push((5.0 + 3.0 * t * e1[j] + 1.0 * s * e2[j]) as f32);
+            }
+        }
+        let pca = Pca::new(&Table {
+            rows: 200,
+            cols: 4,
+            data,
+        });
+        let dot = |a: &[f64], b: &[f64; 4]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>().abs();
+        assert!(
+            dot(&pca.components[0], &e1) > 0.999,
+            "{:?}",
+            pca.components[0]
+        );
+        assert!(
+            dot(&pca.components[1], &e2) > 0.999,
+            "{:?}",
+            pca.components[1]
+        );
+        assert!((pca.explained.0 + pca.explained.1 - 1.0).abs() < 1e-6);
+        assert!((pca.explained.0 / pca.explained.1 - 9.0).abs() < 0.5);
+    }
+
+    #[test]
+    fn random_tables_have_the_init_scale() {
+        let t = Table::random(100, 50, 3);
+        let var = t.data.iter().map(|v| (*v as f64).powi(2)).sum::<f64>() / t.data.len() as f64;
+        assert!((var.sqrt() - 0.02).abs() < 0.002);
+        assert_eq!(t, Table::random(100, 50, 3));
+    }
+}

@@ -1,0 +1,260 @@
+//! The relative-bias view (`view=bias`): ALiBi slopes and bias matrix, T5 buckets.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use crate::encoding::bias::{alibi_bias, alibi_slopes, t5_bucket};
+use crate::export::csv;
+use crate::format::sig;
+use crate::render::charts::{draw_heatmap_frame, fit_y_range, LineChart, SeriesStyle};
+use crate::render::colormap::ColorMap;
+use crate::render::raster::{AxisSamples, SampledGrid};
+use crate::state::more::{BiasState, BIAS_LEN, BUCKETS, HEAD, HEADS, MAX_DISTANCE};
+use crate::ui::app::AppCtx;
+use crate::ui::export;
+use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel, RangeControl};
+use crate::views::common::{heatmap_frame, line_series, paint_lines, ExportButtons};
+
+/// The relative-bias view.
+#[component]
+pub fn BiasView() -> impl IntoView {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let state = ctx.state;
+    let bs = Memo::new(move |_| state.with(|s| s.bias.clone()));
+    let slopes = Memo::new(move |_| alibi_slopes(bs.with(|b| b.heads)));
+    let set = move |f: &dyn Fn(&mut BiasState)| state.update(|s| f(&mut s.bias));
+    let show_controls = state.with_untracked(|s| s.show_controls);
+    let int = |spec: crate::state::params::IntSpec,
+               get: fn(&BiasState) -> f64,
+               put: fn(&mut BiasState, f64)| {
+        view! { <RangeControl spec=spec.into() value=Signal::derive(move || bs.with(get)) on_change=Callback::new(move |v: f64| set(&|s| put(s, v)))/> }
+    };
+    view! {
+        <div class="view view-bias">
+            <div class="view-intro">
+                <p>
+                    "Some models add no position to the tokens at all. They add a number to each attention logit that depends only on the distance between query and key: "
+                    "ALiBi (BLOOM, MPT) a straight penalty −m·(i − j) with one slope m per head; T5 a learned scalar per bucket of distances, exact for short ones and logarithmic for long ones."
+                </p>
+            </div>
+            {show_controls.then(|| view! {
+                <div class="controls" role="group" aria-label="Relative bias controls">
+                    {int(HEADS, |b| b.heads as f64, |b, v| b.heads = v as usize)}
+                    <RangeControl spec=HEAD.into() value=Signal::derive(move || bs.with(|b| b.head_in_range() as f64))
+                        max=Signal::derive(move || bs.with(|b| b.heads as f64 - 1.0))
+                        on_change=Callback::new(move |v: f64| set(&|s| s.head = v as usize))/>
+                    {int(BIAS_LEN, |b| b.seq_len as f64, |b, v| b.seq_len = v as usize)}
+                    {int(BUCKETS, |b| b.buckets as f64, |b, v| b.buckets = v as u32)}
+                    {int(MAX_DISTANCE, |b| b.max_distance as f64, |b, v| b.max_distance = v as u32)}
+                    <Choice name="bidirectional" label="T5 attention" options=vec![("true", "Bidirectional (encoder)"), ("false", "Causal (decoder)")]
+                        value=Signal::derive(move || bs.with(|b| b.bidirectional.to_string()))
+                        on_change=Callback::new(move |v: String| set(&|s| s.bidirectional = v == "true"))/>
+                </div>
+            })}
+            <div class="panels">
+                <SlopesPanel bs=bs slopes=slopes/>
+                <AlibiBiasPanel bs=bs slopes=slopes/>
+                <T5Panel bs=bs/>
+            </div>
+        </div>
+    }
+}
+
+#[component]
+fn SlopesPanel(bs: Memo<BiasState>, slopes: Memo<Vec<f64>>) -> impl IntoView {
+    const ID: &str = "alibi-slopes";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let canvas = NodeRef::<Canvas>::new();
+    let paint = move |p: &Painter| {
+        let px = p.canvas.width() as usize;
+        slopes.with(|s| {
+            let series = vec![line_series(
+                "slope m_h".into(),
+                0,
+                s,
+                |h| h as f64,
+                px,
+                SeriesStyle::Bars,
+            )];
+            let (_, hi) = fit_y_range(&series, false);
+            let chart = LineChart {
+                x_label: "head h".into(),
+                y_label: "slope".into(),
+                x_range: (-0.6, s.len() as f64 - 0.4),
+                y_range: (0.0, hi),
+                y_log: false,
+                series,
+                bands: vec![],
+            };
+            paint_lines(p, &chart)
+        })
+    };
+    let csv_cb = Callback::new(move |_| {
+        let text = slopes.with_untracked(|s| {
+            let h: Vec<f64> = (0..s.len()).map(|h| h as f64).collect();
+            csv::columns_csv(&["head", "slope"], &[&h, s])
+        });
+        export::csv_text(
+            text,
+            &format!("alibi-slopes_heads{}.csv", bs.with_untracked(|b| b.heads)),
+        );
+    });
+    let snippet = Callback::new(move |_| {
+        format!(
+            "import numpy as np\n\ndef slopes(n):\n    c = 2 ** int(np.floor(np.log2(n)))\n    s = 2.0 ** (-8.0 / c * np.arange(1, c + 1))\n    if c < n:\n        extra = 2.0 ** (-4.0 / c * np.arange(1, 2 * c + 1))\n        s = np.concatenate([s, extra[0::2][: n - c]])\n    return s\n\nprint(slopes({}))\n",
+            bs.with_untracked(|b| b.heads)
+        )
+    });
+    let note = move || {
+        let n = bs.with(|b| b.heads);
+        if n.is_power_of_two() {
+            format!("{n} heads: slopes 2^(−8/{n}), 2^(−16/{n}), … — a geometric sequence.")
+        } else {
+            let c = 1usize << (usize::BITS - 1 - n.leading_zeros());
+            format!("{n} is not a power of two: the first {c} slopes come from the {c}-head sequence, the other {} are every other slope of the {}-head one.", n - c, 2 * c)
+        }
+    };
+    view! {
+        <Panel id=ID title="ALiBi slope per head">
+            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Bar chart of the ALiBi slopes of {} heads.", bs.with(|b| b.heads))) paint=paint height=240.0/>
+            <p class="readout">{note}</p>
+            <p class="about">"Steep heads look only at the last few tokens, shallow heads far back. Nothing is learned: the slopes are fixed before training (Press et al., 2022)."</p>
+            <ExportButtons canvas=canvas stem=Signal::derive(move || format!("{ID}_heads{}", bs.with(|b| b.heads))) csv=csv_cb snippet=snippet/>
+        </Panel>
+    }
+    .into_any()
+}
+
+#[component]
+fn AlibiBiasPanel(bs: Memo<BiasState>, slopes: Memo<Vec<f64>>) -> impl IntoView {
+    const ID: &str = "alibi-bias";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let canvas = NodeRef::<Canvas>::new();
+    let slope = Memo::new(move |_| {
+        let h = bs.with(|b| b.head_in_range());
+        slopes.with(|s| s.get(h).copied().unwrap_or(0.0))
+    });
+    let paint = move |p: &Painter| {
+        let n = bs.with(|b| b.seq_len);
+        let m = slope.get();
+        let cmap = ColorMap::sequential();
+        let lo = -m * (n.saturating_sub(1)) as f64;
+        let frame = heatmap_frame(
+            &cmap,
+            n,
+            n,
+            "key position j",
+            "query position i",
+            lo,
+            0.0,
+            "bias",
+        );
+        let rect = draw_heatmap_frame(&p.area()?, &frame, &p.theme).ok()?;
+        let grid = SampledGrid::compute(
+            AxisSamples::centred(n, rect.height()),
+            AxisSamples::centred(n, rect.width()),
+            |i, j| alibi_bias(m, i, j).unwrap_or(f64::NAN),
+        );
+        p.put_rgba(rect, &grid.paint_rgba(&cmap, lo, 0.0));
+        Some(rect)
+    };
+    let csv_cb = Callback::new(move |_| {
+        let n = bs.with_untracked(|b| b.seq_len);
+        let m = slope.get_untracked();
+        let names: Vec<String> = (0..n).map(|j| format!("key{j}")).collect();
+        // Masked entries (j > i) are written as -inf, as attention masks are.
+        export::csv_matrix(
+            &names,
+            n,
+            |i, row| {
+                for (j, cell) in row.iter_mut().enumerate() {
+                    *cell = alibi_bias(m, i, j).unwrap_or(f64::NEG_INFINITY);
+                }
+            },
+            &format!(
+                "alibi-bias_head{}.csv",
+                bs.with_untracked(|b| b.head_in_range())
+            ),
+        );
+    });
+    let snippet = Callback::new(move |_| {
+        format!(
+            "import numpy as np\n\nm, L = {}, {}\ni, j = np.arange(L)[:, None], np.arange(L)[None, :]\nbias = np.where(j <= i, -m * (i - j), -np.inf)\n",
+            slope.get_untracked(),
+            bs.with_untracked(|b| b.seq_len)
+        )
+    });
+    view! {
+        <Panel id=ID title="ALiBi bias matrix of one head">
+            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Causal ALiBi bias matrix of head {} over {} positions; grey cells are masked.", bs.with(|b| b.head_in_range()), bs.with(|b| b.seq_len))) paint=paint height=320.0/>
+            <p class="readout">{move || format!("Head {}: slope m = {}. Grey: future keys, masked in causal attention.", bs.with(|b| b.head_in_range()), sig(slope.get(), 6))}</p>
+            <p class="about">"Entry (i, j) is added to the logit of query i attending to key j: 0 on the diagonal, falling linearly with distance. Because it depends only on i − j, the same rule works for any length: ALiBi extrapolates."</p>
+            <ExportButtons canvas=canvas stem=Signal::derive(move || format!("{ID}_head{}", bs.with(|b| b.head_in_range()))) csv=csv_cb snippet=snippet/>
+        </Panel>
+    }
+    .into_any()
+}
+
+#[component]
+fn T5Panel(bs: Memo<BiasState>) -> impl IntoView {
+    const ID: &str = "t5-buckets";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let canvas = NodeRef::<Canvas>::new();
+    // Relative positions −R…R with R = 2·max_distance (at least 64).
+    let data = Memo::new(move |_| {
+        bs.with(|b| {
+            let r = (2 * b.max_distance as i64).max(64);
+            let rel: Vec<f64> = (-r..=r).map(|x| x as f64).collect();
+            let bucket: Vec<f64> = (-r..=r)
+                .map(|x| t5_bucket(x, b.bidirectional, b.buckets, b.max_distance) as f64)
+                .collect();
+            (rel, bucket)
+        })
+    });
+    let paint = move |p: &Painter| {
+        let px = p.canvas.width() as usize;
+        data.with(|(rel, bucket)| {
+            let series = vec![line_series(
+                "bucket".into(),
+                0,
+                bucket,
+                |n| rel[n],
+                px,
+                SeriesStyle::Line,
+            )];
+            let chart = LineChart {
+                x_label: "relative position (key − query)".into(),
+                y_label: "bucket".into(),
+                x_range: (rel[0], rel[rel.len() - 1]),
+                y_range: fit_y_range(&series, false),
+                y_log: false,
+                series,
+                bands: vec![],
+            };
+            paint_lines(p, &chart)
+        })
+    };
+    let csv_cb = Callback::new(move |_| {
+        let text = data.with_untracked(|(rel, bucket)| {
+            csv::columns_csv(&["relative_position", "bucket"], &[rel, bucket])
+        });
+        export::csv_text(text, "t5-buckets.csv");
+    });
+    view! {
+        <Panel id=ID title="T5 relative-position buckets">
+            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("T5 bucket against relative position, {} buckets, max_distance {}.", bs.with(|b| b.buckets), bs.with(|b| b.max_distance))) paint=paint height=280.0/>
+            <p class="about">
+                "Small distances get a bucket each; beyond half the buckets the sizes grow logarithmically up to max_distance, and everything farther shares the last bucket. "
+                "Bidirectional attention gives positive offsets (keys after the query) their own half of the buckets; causal attention maps every future key to bucket 0."
+            </p>
+            <ExportButtons canvas=canvas stem=Signal::derive(move || format!("{ID}_{}_{}", bs.with(|b| b.buckets), bs.with(|b| b.max_distance))) csv=csv_cb/>
+        </Panel>
+    }
+    .into_any()
+}

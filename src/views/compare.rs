@@ -1,0 +1,214 @@
+//! The comparison view (`view=compare`): the schemes side by side.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use crate::encoding::bias::alibi_slopes;
+use crate::encoding::learned::CosineMatrix;
+use crate::encoding::rope::Rope;
+use crate::encoding::similarity::cos_sum_series;
+use crate::encoding::sinusoidal::{Layout, Sinusoid};
+use crate::export::csv;
+use crate::render::charts::{LineChart, SeriesStyle};
+use crate::state::more::K_MAX;
+use crate::ui::app::AppCtx;
+use crate::ui::export;
+use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, RangeControl};
+use crate::views::common::{line_series, paint_lines, ExportButtons};
+use crate::views::learned::TableStore;
+
+/// Width used for the fixed schemes in the similarity chart.
+const WIDTH: usize = 128;
+/// ALiBi head count for the chart (its middle head is drawn).
+const ALIBI_HEADS: usize = 8;
+
+/// The comparison view.
+#[component]
+pub fn CompareView() -> impl IntoView {
+    view! {
+        <div class="view view-compare">
+            <div class="view-intro">
+                <p>"Five ways to tell a transformer where each token is, in the terms used throughout PE Lab."</p>
+            </div>
+            <div class="panels single">
+                <TablePanel/>
+                <SimilarityPanel/>
+            </div>
+        </div>
+    }
+}
+
+#[component]
+fn TablePanel() -> impl IntoView {
+    const ID: &str = "compare-table";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    const ROWS: [[&str; 6]; 5] = [
+        ["Sinusoidal (fixed)", "sinusoidal", "0", "absolute, added to the embeddings; offsets are rotations of (sin, cos) pairs", "defined for every position; models still generalise poorly past the lengths they saw", "original Transformer (Vaswani et al. 2017)"],
+        ["Learned absolute", "learned", "max_positions × d_model (512 × 768 ≈ 393k in BERT-base)", "absolute, added to the embeddings", "none: no vector exists past the last trained position (the wall)", "BERT, RoBERTa, GPT-2, all-MiniLM"],
+        ["Rotary (RoPE)", "rope", "0", "relative: q and k are rotated, scores depend on m − n only", "degrades past the trained length; extended by PI, NTK, YaRN, LongRoPE, Llama 3 scaling", "GPT-J, GPT-NeoX, LLaMA, Mistral, Qwen"],
+        ["ALiBi bias", "bias", "0 (fixed slopes per head)", "relative: −m·(i − j) added to the logits", "extrapolates: trained short, usable longer", "BLOOM, MPT"],
+        ["T5 relative bias", "bias", "buckets × heads learned scalars (32 × 12 in T5-base)", "relative: one learned scalar per distance bucket", "any length: far distances share the last bucket", "T5, Flan-T5, mT5"],
+    ];
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let rows = ROWS
+        .iter()
+        .map(|r| {
+            let view = crate::state::View::ALL.into_iter().find(|v| v.name() == r[1]).unwrap_or_default();
+            view! {
+                <tr>
+                    <th scope="row"><button class="link" on:click=move |_| ctx.state.update(|s| s.view = view)>{r[0]}</button></th>
+                    <td>{r[2]}</td><td>{r[3]}</td><td>{r[4]}</td><td>{r[5]}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let csv_cb = move |_| {
+        let mut text = csv::header(&[
+            "scheme",
+            "parameters",
+            "absolute_or_relative",
+            "extrapolation",
+            "used_by",
+        ]);
+        for r in ROWS {
+            let cells: Vec<String> = [r[0], r[2], r[3], r[4], r[5]]
+                .iter()
+                .map(|c| csv::field(c))
+                .collect();
+            text.push_str(&cells.join(","));
+            text.push('\n');
+        }
+        export::csv_text(text, "compare-table.csv");
+    };
+    view! {
+        <Panel id=ID title="The schemes at a glance">
+            <div class="table-wrap">
+                <table class="compare-table">
+                    <thead><tr><th scope="col">"Scheme"</th><th scope="col">"Learned parameters"</th><th scope="col">"Absolute or relative"</th><th scope="col">"Beyond the trained length"</th><th scope="col">"Used by"</th></tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+            <div class="exports" role="group" aria-label="Export"><button on:click=csv_cb>"CSV"</button></div>
+        </Panel>
+    }
+    .into_any()
+}
+
+#[component]
+fn SimilarityPanel() -> impl IntoView {
+    const ID: &str = "compare-similarity";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let store = use_context::<TableStore>().expect("TableStore");
+    let canvas = NodeRef::<Canvas>::new();
+    let k_max = Memo::new(move |_| ctx.state.with(|s| s.compare.k_max));
+    let learned = Memo::new(move |_| {
+        store.minilm.with(|t| {
+            t.as_ref()
+                .map(|t| CosineMatrix::new(&t.table).mean_by_offset())
+        })
+    });
+    // (name, values at k = 0..=k_max)
+    let curves = Memo::new(move |_| {
+        let n = k_max.get() + 1;
+        let pe = Sinusoid::new(WIDTH, 10000.0, Layout::Interleaved);
+        let sinusoidal: Vec<f64> = cos_sum_series(&pe.omegas, 1, n)
+            .iter()
+            .map(|v| v / (WIDTH / 2) as f64)
+            .collect();
+        let rope = Rope::plain(WIDTH, 1.0, 10000.0, crate::encoding::rope::PairLayout::Half);
+        let w = rope.weights(&vec![1.0; WIDTH], &vec![1.0; WIDTH]);
+        let rope_curve: Vec<f64> = rope
+            .score_series(&w, 1.0, n)
+            .iter()
+            .map(|v| v / WIDTH as f64)
+            .collect();
+        let slope = alibi_slopes(ALIBI_HEADS)[ALIBI_HEADS / 2 - 1];
+        let alibi: Vec<f64> = (0..n).map(|k| (-slope * k as f64).exp()).collect();
+        let mut out = vec![
+            (
+                format!("sinusoidal: cos(PE[p], PE[p+k]), d {WIDTH}"),
+                sinusoidal,
+            ),
+            (
+                format!("RoPE: score(k)/score(0), q = k = 1, D {WIDTH}"),
+                rope_curve,
+            ),
+            (
+                format!(
+                    "ALiBi: exp(−m·k), head {} of {ALIBI_HEADS}",
+                    ALIBI_HEADS / 2 - 1
+                ),
+                alibi,
+            ),
+        ];
+        if let Some(l) = learned.get() {
+            out.push((
+                "learned (MiniLM): mean cos(p, p+k)".into(),
+                l.into_iter().take(n).collect(),
+            ));
+        }
+        out
+    });
+    let paint = move |p: &Painter| {
+        let px = p.canvas.width() as usize;
+        curves.with(|cs| {
+            let series: Vec<_> = cs
+                .iter()
+                .enumerate()
+                .map(|(k, (name, ys))| {
+                    line_series(name.clone(), k, ys, |x| x as f64, px, SeriesStyle::Line)
+                })
+                .collect();
+            let chart = LineChart {
+                x_label: "offset k".into(),
+                y_label: "similarity of p and p + k".into(),
+                x_range: (0.0, k_max.get() as f64),
+                y_range: (-0.3, 1.05),
+                y_log: false,
+                series,
+                bands: vec![],
+            };
+            paint_lines(p, &chart)
+        })
+    };
+    let csv_cb = Callback::new(move |_| {
+        let text = curves.with_untracked(|cs| {
+            let n = k_max.get_untracked() + 1;
+            let x: Vec<f64> = (0..n).map(|k| k as f64).collect();
+            let mut names = vec!["k".to_string()];
+            let keys = ["sinusoidal", "rope", "alibi", "learned_minilm"];
+            names.extend(keys.iter().take(cs.len()).map(|s| s.to_string()));
+            let mut refs: Vec<&[f64]> = vec![&x];
+            refs.extend(cs.iter().map(|(_, ys)| ys.as_slice()));
+            csv::columns_csv(&names, &refs)
+        });
+        export::csv_text(text, "compare-similarity.csv");
+    });
+    let show_controls = ctx.state.with_untracked(|s| s.show_controls);
+    view! {
+        <Panel id=ID title="How similar is position p to p + k?">
+            {show_controls.then(|| view! {
+                <RangeControl spec=K_MAX.into() value=Signal::derive(move || k_max.get() as f64) on_change=Callback::new(move |v: f64| ctx.state.update(|s| s.compare.k_max = v as usize))/>
+            })}
+            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Similarity against offset up to {} for each scheme.", k_max.get())) paint=paint height=320.0/>
+            <Show when=move || store.minilm.with(Option::is_none)>
+                <p class="readout">
+                    "The learned curve needs the MiniLM table (384 KB), which loads only on request: "
+                    <button on:click=move |_| store.load_minilm()>"Load it"</button>
+                </p>
+            </Show>
+            <p class="about">
+                "Sinusoidal similarity and RoPE's q = k = 1 score are the same curve, Σ cos(k·ω_i): both are built from the same frequencies. "
+                "ALiBi's factor exp(−m·k) multiplies attention and only falls. The learned table's curve comes from training, not a formula. "
+                "T5 has no fixed curve: its biases are learned scalars per bucket (see the t5-buckets panel)."
+            </p>
+            <ExportButtons canvas=canvas stem=Signal::derive(move || format!("{ID}_k{}", k_max.get())) csv=csv_cb/>
+        </Panel>
+    }
+    .into_any()
+}

@@ -1,0 +1,664 @@
+//! The learned view (`view=learned`): a real trained position table (all-MiniLM-L6-v2), a
+//! random initialisation, or a local file; heatmap, similarity, PCA trajectory, offsets, and
+//! the wall past the table's last position.
+
+use std::sync::Arc;
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use plotters::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::encoding::learned::{CosineMatrix, Pca, Table, MAX_FILE_BYTES};
+use crate::export::csv;
+use crate::format::sig;
+use crate::render::charts::{
+    draw_heatmap_frame, fit_y_range, usable_range, Band, LineChart, PlotRect, SeriesStyle,
+};
+use crate::render::colormap::ColorMap;
+use crate::render::raster::{AxisSamples, SampledGrid};
+use crate::state::more::{
+    LearnedState, TableSource, LEARNED_LEN, LEARNED_SEED, TABLE_COLS, TABLE_ROWS,
+};
+use crate::ui::app::AppCtx;
+use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
+use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel, RangeControl};
+use crate::views::common::{heatmap_frame, line_series, paint_lines, ExportButtons};
+
+/// The shipped asset, fetched relative to the page (works under any sub-path).
+pub const MINILM_URL: &str = "./minilm_l6_v2_position_embeddings.f16";
+const MINILM_ROWS: usize = 512;
+const MINILM_COLS: usize = 384;
+
+/// A loaded table with an identity, so memos compare cheaply.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    pub id: u32,
+    pub label: String,
+    pub table: Arc<Table>,
+}
+
+impl PartialEq for Loaded {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+
+/// Tables loaded in this session (kept across view switches).
+#[derive(Clone, Copy)]
+pub struct TableStore {
+    pub minilm: RwSignal<Option<Loaded>>,
+    pub minilm_status: RwSignal<String>,
+    pub file: RwSignal<Option<Loaded>>,
+    next_id: StoredValue<u32>,
+}
+
+impl TableStore {
+    pub fn new() -> TableStore {
+        TableStore {
+            minilm: RwSignal::new(None),
+            minilm_status: RwSignal::new(String::new()),
+            file: RwSignal::new(None),
+            next_id: StoredValue::new(1),
+        }
+    }
+
+    fn id(&self) -> u32 {
+        let id = self.next_id.get_value();
+        self.next_id.set_value(id + 1);
+        id
+    }
+
+    /// Fetches the MiniLM table once.
+    pub fn load_minilm(self) {
+        if self.minilm.get_untracked().is_some() || !self.minilm_status.get_untracked().is_empty() {
+            return;
+        }
+        self.minilm_status
+            .set("Loading the MiniLM table (384 KB)…".into());
+        wasm_bindgen_futures::spawn_local(async move {
+            match fetch_bytes(MINILM_URL)
+                .await
+                .and_then(|b| Table::from_f16_le(&b, MINILM_ROWS, MINILM_COLS))
+            {
+                Ok(table) => {
+                    let id = self.id();
+                    self.minilm.set(Some(Loaded {
+                        id,
+                        label: "all-MiniLM-L6-v2 (512 × 384)".into(),
+                        table: Arc::new(table),
+                    }));
+                    self.minilm_status.set("loaded".into());
+                }
+                Err(e) => self
+                    .minilm_status
+                    .set(format!("Could not load the table: {e}")),
+            }
+        });
+    }
+}
+
+impl Default for TableStore {
+    fn default() -> Self {
+        TableStore::new()
+    }
+}
+
+async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(|_| "the request failed".to_string())?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| "no response".to_string())?;
+    if !response.ok() {
+        return Err(format!("the server answered {}", response.status()));
+    }
+    let buffer = wasm_bindgen_futures::JsFuture::from(
+        response.array_buffer().map_err(|_| "no body".to_string())?,
+    )
+    .await
+    .map_err(|_| "the body could not be read".to_string())?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// Everything the panels share.
+#[derive(Clone, Copy)]
+struct LearnedMemos {
+    ls: Memo<LearnedState>,
+    table: Memo<Option<Loaded>>,
+    seq_len: Memo<usize>,
+    /// `3·rms` of the table: the colour range of the heatmap.
+    range: Memo<f64>,
+}
+
+/// The learned view.
+#[component]
+pub fn LearnedView() -> impl IntoView {
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let store = use_context::<TableStore>().expect("TableStore");
+    let state = ctx.state;
+    let ls = Memo::new(move |_| state.with(|s| s.learned.clone()));
+    let source = Memo::new(move |_| ls.with(|l| l.table));
+    let random = Memo::new(move |_| {
+        let (rows, cols, seed) = ls.with(|l| (l.rows, l.cols, l.seed));
+        (rows, cols, seed)
+    });
+    let random_table = Memo::new(move |_| {
+        let (rows, cols, seed) = random.get();
+        Loaded {
+            id: (seed as u32) ^ ((rows as u32) << 12) ^ ((cols as u32) << 24) ^ 0x8000_0000,
+            label: format!("random N(0, 0.02²), {rows} × {cols}, seed {seed}"),
+            table: Arc::new(Table::random(rows, cols, seed)),
+        }
+    });
+    let table = Memo::new(move |_| match source.get() {
+        TableSource::MiniLm => {
+            store.load_minilm();
+            store.minilm.get()
+        }
+        TableSource::Random => Some(random_table.get()),
+        TableSource::File => store.file.get(),
+    });
+    let seq_len = Memo::new(move |_| ls.with(|l| l.seq_len));
+    let range = Memo::new(move |_| {
+        table.with(|t| {
+            t.as_ref().map_or(1.0, |t| {
+                let d = &t.table.data;
+                let ms = d.iter().map(|v| (*v as f64).powi(2)).sum::<f64>() / d.len().max(1) as f64;
+                (3.0 * ms.sqrt()).max(1e-12)
+            })
+        })
+    });
+    let m = LearnedMemos {
+        ls,
+        table,
+        seq_len,
+        range,
+    };
+    let set = move |f: &dyn Fn(&mut LearnedState)| state.update(|s| f(&mut s.learned));
+    let show_controls = state.with_untracked(|s| s.show_controls);
+    let on_source = Callback::new(move |v: String| {
+        let src = TableSource::OPTIONS
+            .iter()
+            .find(|(n, _)| *n == v)
+            .map_or(TableSource::MiniLm, |(_, s)| *s);
+        set(&|s| s.table = src)
+    });
+    let status = move || {
+        match source.get() {
+        TableSource::MiniLm => {
+            let s = store.minilm_status.get();
+            if s == "loaded" { String::new() } else { s }
+        }
+        TableSource::File if store.file.with(Option::is_none) => "Choose a .npy (float32 or float16) or .csv file below: it is read here and never sent anywhere.".into(),
+        _ => String::new(),
+    }
+    };
+    let wall = move || {
+        let rows = table.with(|t| t.as_ref().map(|t| t.table.rows))?;
+        (seq_len.get() > rows).then(|| format!(
+            "The wall: this table has embeddings for positions 0–{} only. Positions {} to {} have no embedding at all — a learned absolute table cannot represent a longer text.",
+            rows - 1, rows, seq_len.get() - 1
+        ))
+    };
+    view! {
+        <div class="view view-learned">
+            <div class="view-intro">
+                <p>
+                    "BERT and GPT-2 do not compute positions: they learn one vector per position, like a word embedding, and add it to the token. "
+                    "Here is a real trained table — the 512 × 384 position embeddings of all-MiniLM-L6-v2 — beside a random initialisation (what training starts from) or a table of your own."
+                </p>
+            </div>
+            {show_controls.then(|| view! {
+                <div class="controls" role="group" aria-label="Learned table controls">
+                    <Choice name="table" label="Table" options=vec![("minilm", "all-MiniLM-L6-v2 (trained)"), ("random", "Random init N(0, 0.02²)"), ("file", "Local file")]
+                        value=Signal::derive(move || source.get().name().to_string()) on_change=on_source/>
+                    <RangeControl spec=LEARNED_LEN.into() value=Signal::derive(move || seq_len.get() as f64) on_change=Callback::new(move |v: f64| set(&|s| s.seq_len = v as usize))/>
+                    <Show when=move || source.get() == TableSource::Random>
+                        <RangeControl spec=LEARNED_SEED.into() value=Signal::derive(move || ls.with(|l| l.seed as f64)) on_change=Callback::new(move |v: f64| set(&|s| s.seed = v as u64))/>
+                        <RangeControl spec=TABLE_ROWS.into() value=Signal::derive(move || ls.with(|l| l.rows as f64)) on_change=Callback::new(move |v: f64| set(&|s| s.rows = v as usize))/>
+                        <RangeControl spec=TABLE_COLS.into() value=Signal::derive(move || ls.with(|l| l.cols as f64)) on_change=Callback::new(move |v: f64| set(&|s| s.cols = v as usize))/>
+                    </Show>
+                    <Show when=move || source.get() == TableSource::File>
+                        <FilePicker store=store/>
+                    </Show>
+                </div>
+            })}
+            <p class="status" role="status">{status}</p>
+            <p class="wall-notice" role="status">{wall}</p>
+            <div class="panels">
+                <HeatmapPanel m=m/>
+                <SimilarityPanel m=m/>
+                <PcaPanel m=m/>
+                <OffsetPanel m=m/>
+            </div>
+            <Show when=move || source.get() == TableSource::MiniLm>
+                <p class="provenance">
+                    "Table: position embeddings (embeddings.position_embeddings.weight) of sentence-transformers/all-MiniLM-L6-v2, converted to float16. "
+                    "Licensed under the Apache License 2.0; see "
+                    <a href="./MINILM-NOTICE.txt">"the notice"</a>
+                    ". Fetched from this site only when this view opens."
+                </p>
+            </Show>
+        </div>
+    }
+}
+
+/// Reads a local file; a malformed one shows an error and the last table stays.
+#[component]
+fn FilePicker(store: TableStore) -> impl IntoView {
+    let message = RwSignal::new(None::<String>);
+    let on_change = move |ev: leptos::ev::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        let name = file.name();
+        if file.size() > MAX_FILE_BYTES as f64 {
+            message.set(Some(format!(
+                "{name} is {:.0} MB; at most {} MB is read. The last table stays.",
+                file.size() / 1048576.0,
+                MAX_FILE_BYTES >> 20
+            )));
+            return;
+        }
+        message.set(Some(format!("Reading {name}…")));
+        wasm_bindgen_futures::spawn_local(async move {
+            let bytes = match wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await {
+                Ok(buf) => js_sys::Uint8Array::new(&buf).to_vec(),
+                Err(_) => {
+                    message.set(Some(format!(
+                        "{name} could not be read. The last table stays."
+                    )));
+                    return;
+                }
+            };
+            let parsed = if name.to_ascii_lowercase().ends_with(".csv") {
+                std::str::from_utf8(&bytes)
+                    .map_err(|_| "the CSV is not UTF-8 text.".to_string())
+                    .and_then(Table::from_csv)
+            } else {
+                Table::from_npy(&bytes)
+            };
+            match parsed {
+                Ok(table) => {
+                    let id = store.id();
+                    message.set(Some(format!(
+                        "{name}: {} positions × {} dims.",
+                        table.rows, table.cols
+                    )));
+                    store.file.set(Some(Loaded {
+                        id,
+                        label: name,
+                        table: Arc::new(table),
+                    }));
+                }
+                Err(e) => message.set(Some(format!(
+                    "{name} was not used: {e} The last table stays."
+                ))),
+            }
+        });
+    };
+    view! {
+        <div class="control" data-control="file">
+            <label for="ctl-file">"Position table (.npy float32/float16, or .csv)"</label>
+            <input id="ctl-file" type="file" accept=".npy,.csv,text/csv" on:change=on_change/>
+            <p class="control-msg" role="status">{move || message.get()}</p>
+        </div>
+    }
+}
+
+fn stem(m: &LearnedMemos, panel: &str) -> String {
+    format!(
+        "{panel}_{}_seq{}",
+        m.ls.with_untracked(|l| l.table.name()),
+        m.seq_len.get_untracked()
+    )
+}
+
+#[component]
+fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
+    const ID: &str = "learned-heatmap";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let canvas = NodeRef::<Canvas>::new();
+    let paint = move |p: &Painter| {
+        let n = m.seq_len.get();
+        let r = m.range.get();
+        m.table.with(|t| {
+            let t = &t.as_ref()?.table;
+            let cmap = ColorMap::diverging();
+            let frame = heatmap_frame(&cmap, t.cols, n, "dimension", "position", -r, r, "value");
+            let rect = draw_heatmap_frame(&p.area()?, &frame, &p.theme).ok()?;
+            let grid = SampledGrid::compute(
+                AxisSamples::centred(n, rect.height()),
+                AxisSamples::centred(t.cols, rect.width()),
+                |pos, col| {
+                    if pos < t.rows {
+                        t.get(pos, col) as f64
+                    } else {
+                        f64::NAN
+                    }
+                },
+            );
+            p.put_rgba(rect, &grid.paint_rgba(&cmap, -r, r));
+            draw_wall(p, rect, t.rows, n);
+            Some(rect)
+        })
+    };
+    let fill = move |pos: usize, row: &mut [f64]| {
+        m.table.with_untracked(|t| {
+            if let Some(t) = t {
+                for (c, cell) in row.iter_mut().enumerate() {
+                    *cell = t.table.get(pos, c) as f64;
+                }
+            }
+        })
+    };
+    let shown_rows = move || {
+        m.table
+            .with_untracked(|t| t.as_ref().map_or(0, |t| t.table.rows))
+            .min(m.seq_len.get_untracked())
+    };
+    let csv_cb = Callback::new(move |_| {
+        let cols = m
+            .table
+            .with_untracked(|t| t.as_ref().map_or(0, |t| t.table.cols));
+        let names: Vec<String> = (0..cols).map(|c| format!("dim{c}")).collect();
+        export::csv_matrix(&names, shown_rows(), fill, &format!("{}.csv", stem(&m, ID)));
+    });
+    let big = Signal::derive(move || {
+        m.table
+            .with(|t| t.as_ref().map_or(0, |t| t.table.rows * t.table.cols))
+            > NPY_THRESHOLD_CELLS
+    });
+    let npy_cb = Callback::new(move |_| {
+        let cols = m
+            .table
+            .with_untracked(|t| t.as_ref().map_or(0, |t| t.table.cols));
+        export::npy_matrix(shown_rows(), cols, fill, &format!("{}.npy", stem(&m, ID)));
+    });
+    view! {
+        <Panel id=ID title="The learned table">
+            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Heatmap of the learned position table, {} positions.", m.seq_len.get())) paint=paint height=340.0/>
+            <p class="about">
+                "Each row is the vector learned for one position. Unlike the sinusoidal table no formula makes it: training found it. "
+                "Row 0 stands out — it always holds BERT's [CLS] token. Grey rows past the end are the wall: positions the model never had."
+            </p>
+            <ExportButtons canvas=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb npy=Some((big, npy_cb))/>
+        </Panel>
+    }
+    .into_any()
+}
+
+/// A line and label where the table ends, when the sequence goes past it.
+fn draw_wall(p: &Painter, rect: PlotRect, rows: usize, n: usize) {
+    if n <= rows {
+        return;
+    }
+    let Some(area) = p.area() else { return };
+    let y = rect.y0 + (rows as f64 / n as f64 * rect.height() as f64) as i32;
+    let red = RGBColor(200, 30, 30);
+    let _ = area.draw(&PathElement::new(
+        vec![(rect.x0, y), (rect.x1, y)],
+        red.stroke_width(p.theme.px(3.0)),
+    ));
+    let font = ("sans-serif", 14.0 * p.theme.scale).into_font().color(&red);
+    let _ = area.draw(&Text::new(
+        format!("no embedding past position {}", rows - 1),
+        (rect.x0 + p.theme.px(8.0) as i32, y + p.theme.px(6.0) as i32),
+        font,
+    ));
+}
+
+#[component]
+fn SimilarityPanel(m: LearnedMemos) -> impl IntoView {
+    const ID: &str = "learned-similarity";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let canvas = NodeRef::<Canvas>::new();
+    let cos = Memo::new(move |_| {
+        m.table
+            .with(|t| t.as_ref().map(|t| CosineMatrix::new(&t.table)))
+    });
+    let paint = move |p: &Painter| {
+        let n = m.seq_len.get();
+        let rows = m.table.with(|t| t.as_ref().map(|t| t.table.rows))?;
+        cos.with(|c| {
+            let c = c.as_ref()?;
+            let cmap = ColorMap::diverging();
+            let frame = heatmap_frame(&cmap, n, n, "position", "position", -1.0, 1.0, "cosine");
+            let rect = draw_heatmap_frame(&p.area()?, &frame, &p.theme).ok()?;
+            let k = c.positions.len();
+            let stride = c.positions.get(1).copied().unwrap_or(1).max(1);
+            let grid = SampledGrid::compute(
+                AxisSamples::centred(n, rect.height()),
+                AxisSamples::centred(n, rect.width()),
+                |a, b| {
+                    if a >= rows || b >= rows {
+                        f64::NAN
+                    } else {
+                        c.values[(a / stride).min(k - 1) * k + (b / stride).min(k - 1)]
+                    }
+                },
+            );
+            p.put_rgba(rect, &grid.paint_rgba(&cmap, -1.0, 1.0));
+            Some(rect)
+        })
+    };
+    let csv_cb = Callback::new(move |_| {
+        cos.with_untracked(|c| {
+            let Some(c) = c else { return };
+            let n = c.positions.len();
+            let names: Vec<String> = c.positions.iter().map(|p| format!("pos{p}")).collect();
+            export::csv_matrix(
+                &names,
+                n,
+                |a, row| row.copy_from_slice(&c.values[a * n..(a + 1) * n]),
+                &format!("{}.csv", stem(&m, ID)),
+            );
+        })
+    });
+    view! {
+        <Panel id=ID title="Cosine similarity between positions">
+            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || "Heatmap of cosine similarity between learned position vectors.".to_string()) paint=paint height=340.0/>
+            <p class="about">
+                "Training discovered order: neighbouring positions got similar vectors, so the matrix is bright along its diagonal. "
+                "But it is only partly relative: the band changes along the diagonal (not a Toeplitz matrix), unlike the sinusoidal PE·PEᵀ. The random table has no structure at all."
+            </p>
+            <ExportButtons canvas=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb/>
+        </Panel>
+    }
+    .into_any()
+}
+
+#[component]
+fn PcaPanel(m: LearnedMemos) -> impl IntoView {
+    const ID: &str = "learned-pca";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let canvas = NodeRef::<Canvas>::new();
+    let pca = Memo::new(move |_| {
+        m.table
+            .with(|t| t.as_ref().map(|t| (t.id, Pca::new(&t.table))))
+            .map(|(_, p)| p)
+    });
+    let paint = move |p: &Painter| {
+        let n = m.seq_len.get();
+        pca.with(|pca| {
+            let pca = pca.as_ref()?;
+            let shown = &pca.points[..n.min(pca.points.len())];
+            let area = p.area()?;
+            area.fill(&p.theme.background).ok()?;
+            let (x0, x1) = shown
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), q| {
+                    (a.min(q.0), b.max(q.0))
+                });
+            let (y0, y1) = shown
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), q| {
+                    (a.min(q.1), b.max(q.1))
+                });
+            let (x0, x1) = usable_range(x0, x1);
+            let (y0, y1) = usable_range(y0, y1);
+            let font = |s: f64| {
+                ("sans-serif", s * p.theme.scale)
+                    .into_font()
+                    .color(&p.theme.text)
+            };
+            let mut chart = ChartBuilder::on(&area)
+                .margin(p.theme.px(10.0))
+                .x_label_area_size(p.theme.px(38.0))
+                .y_label_area_size(p.theme.px(56.0))
+                .build_cartesian_2d(x0..x1, y0..y1)
+                .ok()?;
+            chart
+                .configure_mesh()
+                .x_desc(format!("PC1 ({:.1}% of variance)", pca.explained.0 * 100.0))
+                .y_desc(format!("PC2 ({:.1}%)", pca.explained.1 * 100.0))
+                .label_style(font(12.0))
+                .axis_desc_style(font(13.0))
+                .bold_line_style(p.theme.grid)
+                .light_line_style(p.theme.background)
+                .axis_style(p.theme.axis)
+                .draw()
+                .ok()?;
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    shown.to_vec(),
+                    p.theme.grid.stroke_width(p.theme.px(1.0)),
+                )))
+                .ok()?;
+            let cmap = ColorMap::sequential();
+            let last = shown.len().max(2) - 1;
+            chart
+                .draw_series(shown.iter().enumerate().map(|(i, &q)| {
+                    let [r, g, b] = cmap.at(i as f64 / last as f64);
+                    Circle::new(q, p.theme.px(2.5) as i32, RGBColor(r, g, b).filled())
+                }))
+                .ok()?;
+            if let Some(&first) = shown.first() {
+                chart
+                    .draw_series(std::iter::once(Text::new("pos 0", first, font(12.0))))
+                    .ok()?;
+            }
+            if shown.len() > 1 {
+                chart
+                    .draw_series(std::iter::once(Text::new(
+                        format!("pos {}", shown.len() - 1),
+                        shown[shown.len() - 1],
+                        font(12.0),
+                    )))
+                    .ok()?;
+            }
+            let (xs, ys) = chart.plotting_area().get_pixel_range();
+            Some(PlotRect {
+                x0: xs.start,
+                y0: ys.start,
+                x1: xs.end,
+                y1: ys.end,
+            })
+        })
+    };
+    let csv_cb = Callback::new(move |_| {
+        let text = pca.with_untracked(|pca| {
+            let Some(pca) = pca else { return String::new() };
+            let n = m.seq_len.get_untracked().min(pca.points.len());
+            let pos: Vec<f64> = (0..n).map(|i| i as f64).collect();
+            let a: Vec<f64> = pca.points[..n].iter().map(|q| q.0).collect();
+            let b: Vec<f64> = pca.points[..n].iter().map(|q| q.1).collect();
+            csv::columns_csv(&["position", "pc1", "pc2"], &[&pos, &a, &b])
+        });
+        export::csv_text(text, &format!("{}.csv", stem(&m, ID)));
+    });
+    view! {
+        <Panel id=ID title="Positions on their top two principal components">
+            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || "Trajectory of the positions in the plane of the table's top two principal components, coloured from dark (position 0) to yellow.".to_string()) paint=paint height=340.0/>
+            <p class="about">"Each dot is one position, coloured from dark (position 0) to yellow (the last); the grey line joins neighbours. In the table's two directions of largest variance the trained positions wind around a ring — a trace of the periodic structure training found — while random vectors form a shapeless cloud. The axis labels say how much of the variance the plane holds."</p>
+            <ExportButtons canvas=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb/>
+        </Panel>
+    }
+    .into_any()
+}
+
+#[component]
+fn OffsetPanel(m: LearnedMemos) -> impl IntoView {
+    const ID: &str = "learned-offset";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let canvas = NodeRef::<Canvas>::new();
+    let curve = Memo::new(move |_| {
+        m.table.with(|t| {
+            t.as_ref().map(|t| {
+                let c = CosineMatrix::new(&t.table);
+                let stride = c.positions.get(1).copied().unwrap_or(1).max(1);
+                (stride, c.mean_by_offset())
+            })
+        })
+    });
+    let paint = move |p: &Painter| {
+        let px = p.canvas.width() as usize;
+        curve.with(|c| {
+            let (stride, ys) = c.as_ref()?;
+            let series = vec![line_series(
+                "mean cos(p, p + k)".into(),
+                0,
+                ys,
+                |k| (k * stride) as f64,
+                px,
+                SeriesStyle::Line,
+            )];
+            let chart = LineChart {
+                x_label: "offset k".into(),
+                y_label: "mean cosine similarity".into(),
+                x_range: (0.0, ((ys.len().max(2) - 1) * stride) as f64),
+                y_range: fit_y_range(&series, false),
+                y_log: false,
+                series,
+                bands: vec![Band {
+                    x0: 0.0,
+                    x1: 1.0,
+                    label: String::new(),
+                }],
+            };
+            paint_lines(p, &chart)
+        })
+    };
+    let csv_cb = Callback::new(move |_| {
+        let text = curve.with_untracked(|c| {
+            let Some((stride, ys)) = c else {
+                return String::new();
+            };
+            let k: Vec<f64> = (0..ys.len()).map(|k| (k * stride) as f64).collect();
+            csv::columns_csv(&["offset", "mean_cosine"], &[&k, ys])
+        });
+        export::csv_text(text, &format!("{}.csv", stem(&m, ID)));
+    });
+    let first = move || {
+        curve.with(|c| {
+            c.as_ref().and_then(|(_, ys)| {
+                ys.get(1)
+                    .map(|v| format!("Mean similarity at offset 1: {}.", sig(*v, 4)))
+            })
+        })
+    };
+    view! {
+        <Panel id=ID title="Similarity against offset">
+            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || "Mean cosine similarity of positions p and p + k against k.".to_string()) paint=paint height=260.0/>
+            <p class="readout">{first}</p>
+            <p class="about">"Averaged over every p, similarity falls with the offset — with ripples, as if training had half-discovered sinusoids. For the random table it is about 0 at every offset."</p>
+            <ExportButtons canvas=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb/>
+        </Panel>
+    }
+    .into_any()
+}
