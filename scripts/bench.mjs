@@ -70,6 +70,38 @@ const VIEWS = [
       },
     }),
   },
+  {
+    // seq_len crops the table (cheap); seed draws a new random table, whose statistics (an
+    // O(n²·d) cosine matrix and a PCA) are recomputed: measured on learned-offset.
+    view: 'learned',
+    panels: ['learned-heatmap', 'learned-similarity', 'learned-pca', 'learned-offset'],
+    sizes: (panel) => {
+      const moves = panel === 'learned-offset' ? ['seed'] : ['seq_len'];
+      return {
+        default: { query: 'table=random&rows=512&cols=384&seq_len=512', moves: pick({ seq_len: [512, 511], seed: [0, 1] }, moves) },
+        max: { query: 'table=random&rows=2048&cols=768&seq_len=4096', moves: pick({ seq_len: [4096, 4095], seed: [0, 1] }, moves) },
+      };
+    },
+  },
+  {
+    view: 'bias',
+    panels: ['alibi-slopes', 'alibi-bias', 't5-buckets'],
+    sizes: (panel) => {
+      const moves = { 'alibi-slopes': ['heads'], 'alibi-bias': ['heads', 'seq_len'], 't5-buckets': ['buckets', 'max_distance'] }[panel];
+      return {
+        default: { query: 'heads=8&seq_len=24&buckets=32&max_distance=128', moves: pick({ heads: [8, 9], seq_len: [24, 25], buckets: [32, 33], max_distance: [128, 127] }, moves) },
+        max: { query: 'heads=128&seq_len=512&buckets=256&max_distance=4096', moves: pick({ heads: [128, 127], seq_len: [512, 511], buckets: [256, 255], max_distance: [4096, 4095] }, moves) },
+      };
+    },
+  },
+  {
+    view: 'compare',
+    panels: ['compare-similarity'],
+    sizes: () => ({
+      default: { query: 'k_max=128', moves: pick({ k_max: [128, 127] }, ['k_max']) },
+      max: { query: 'k_max=511', moves: pick({ k_max: [511, 510] }, ['k_max']) },
+    }),
+  },
 ];
 
 const BUDGET = { default: { median: 8, p95: 16 }, max: { p95: 33 } };

@@ -261,6 +261,45 @@ impl Table {
     }
 }
 
+/// A dot product with eight partial sums, so that it vectorises (wasm simd128).
+fn dot_f32(a: &[f32], b: &[f32]) -> f32 {
+    let mut acc = [0.0f32; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f32 = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in ca.zip(cb) {
+        // Fixed-size arrays: no bounds checks, so the loop vectorises.
+        let (x, y): (&[f32; 8], &[f32; 8]) = (x.try_into().unwrap(), y.try_into().unwrap());
+        for l in 0..8 {
+            acc[l] += x[l] * y[l];
+        }
+    }
+    acc.iter().sum::<f32>() + tail
+}
+
+/// The same for f64, with four partial sums.
+fn dot_f64(a: &[f64], b: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 4];
+    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
+    let tail: f64 = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in ca.zip(cb) {
+        let (x, y): (&[f64; 4], &[f64; 4]) = (x.try_into().unwrap(), y.try_into().unwrap());
+        for l in 0..4 {
+            acc[l] += x[l] * y[l];
+        }
+    }
+    (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
+}
+
 /// Cosine similarity between sampled positions (`positions × positions`, row-major).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CosineMatrix {
@@ -270,10 +309,14 @@ pub struct CosineMatrix {
 
 /// At most this many positions enter the cosine matrix (more are sampled at a stride).
 pub const COSINE_SAMPLES: usize = 512;
+/// Multiply-adds the cosine matrix may cost; wide tables get fewer samples.
+const COSINE_BUDGET: usize = 60_000_000;
 
 impl CosineMatrix {
     pub fn new(table: &Table) -> CosineMatrix {
-        let stride = table.rows.div_ceil(COSINE_SAMPLES).max(1);
+        let affordable = ((2 * COSINE_BUDGET / table.cols.max(1)) as f64).sqrt() as usize;
+        let samples = affordable.clamp(128, COSINE_SAMPLES);
+        let stride = table.rows.div_ceil(samples).max(1);
         let positions: Vec<usize> = (0..table.rows).step_by(stride).collect();
         let unit = table.unit_rows();
         let c = table.cols;
@@ -283,7 +326,7 @@ impl CosineMatrix {
             let ra = &unit[pa * c..(pa + 1) * c];
             for (b, &pb) in positions.iter().enumerate().skip(a) {
                 let rb = &unit[pb * c..(pb + 1) * c];
-                let dot: f32 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
+                let dot = dot_f32(ra, rb);
                 values[a * n + b] = dot as f64;
                 values[b * n + a] = dot as f64;
             }
@@ -305,6 +348,11 @@ impl CosineMatrix {
     }
 }
 
+/// Rows used to fit the principal components.
+pub const PCA_FIT_ROWS: usize = 256;
+/// Most power iterations (they stop earlier once converged).
+const PCA_ITERATIONS: usize = 60;
+
 /// Projection of every position on the table's top two principal components.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pca {
@@ -317,7 +365,8 @@ pub struct Pca {
 }
 
 impl Pca {
-    /// Top-two PCA of the centred rows by subspace (block power) iteration.
+    /// Top-two PCA of the centred rows by subspace (block power) iteration. The components
+    /// are fitted on at most [`PCA_FIT_ROWS`] rows (evenly spread); every row is projected.
     pub fn new(table: &Table) -> Pca {
         let (n, c) = (table.rows, table.cols);
         let mean: Vec<f64> = (0..c)
@@ -327,14 +376,16 @@ impl Pca {
             .map(|k| table.data[k] as f64 - mean[k % c])
             .collect();
         let total: f64 = x.iter().map(|v| v * v).sum();
-        // X^T (X v), without forming the covariance.
+        let fit: Vec<usize> = (0..n).step_by(n.div_ceil(PCA_FIT_ROWS).max(1)).collect();
+        // X^T (X v) over the fitted rows, without forming the covariance.
         let apply = |v: &[f64]| -> Vec<f64> {
-            let xv: Vec<f64> = (0..n)
-                .map(|i| (0..c).map(|j| x[i * c + j] * v[j]).sum())
-                .collect();
-            (0..c)
-                .map(|j| (0..n).map(|i| x[i * c + j] * xv[i]).sum())
-                .collect()
+            let mut out = vec![0.0; c];
+            for &i in &fit {
+                let row = &x[i * c..(i + 1) * c];
+                let s = dot_f64(row, v);
+                out.iter_mut().zip(row).for_each(|(o, r)| *o += r * s);
+            }
+            out
         };
         let normalise = |v: &mut Vec<f64>| {
             let norm = v
@@ -348,13 +399,23 @@ impl Pca {
         let mut rng = SeededNormal::new(7);
         let mut u = rng.vector(c);
         let mut w = rng.vector(c);
-        for _ in 0..200 {
+        let moved = |a: &[f64], b: &[f64]| {
+            a.iter()
+                .zip(b)
+                .map(|(p, q)| (p - q).abs())
+                .fold(0.0, f64::max)
+        };
+        for _ in 0..PCA_ITERATIONS {
+            let (old_u, old_w) = (u.clone(), w.clone());
             u = apply(&u);
             normalise(&mut u);
             w = apply(&w);
             let along: f64 = w.iter().zip(&u).map(|(a, b)| a * b).sum();
             w.iter_mut().zip(&u).for_each(|(a, b)| *a -= along * b);
             normalise(&mut w);
+            if moved(&u, &old_u) < 1e-10 && moved(&w, &old_w) < 1e-10 {
+                break;
+            }
         }
         let variance = |v: &[f64]| -> f64 {
             (0..n)

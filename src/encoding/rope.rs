@@ -482,16 +482,23 @@ pub fn su_bound_series(inv_freq: &[f64], step: f64, count: usize) -> Vec<f64> {
 
 /// A small deterministic generator (SplitMix64) for seeded Gaussian vectors.
 #[derive(Clone, Debug)]
-pub struct SeededNormal(u64);
+pub struct SeededNormal {
+    state: u64,
+    /// The second value of the last Box–Muller pair.
+    spare: Option<f64>,
+}
 
 impl SeededNormal {
     pub fn new(seed: u64) -> SeededNormal {
-        SeededNormal(seed)
+        SeededNormal {
+            state: seed,
+            spare: None,
+        }
     }
 
     fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
+        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
@@ -502,10 +509,16 @@ impl SeededNormal {
         ((self.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
     }
 
-    /// A standard normal sample (Box–Muller).
+    /// A standard normal sample (Box–Muller, both values of each pair used).
     pub fn sample(&mut self) -> f64 {
+        if let Some(v) = self.spare.take() {
+            return v;
+        }
         let (u, v) = (self.uniform(), self.uniform());
-        (-2.0 * u.ln()).sqrt() * (TAU * v).cos()
+        let r = (-2.0 * u.ln()).sqrt();
+        let (s, c) = (TAU * v).sin_cos();
+        self.spare = Some(r * s);
+        r * c
     }
 
     pub fn vector(&mut self, len: usize) -> Vec<f64> {

@@ -147,7 +147,7 @@ pub const TABLE_ROWS: IntSpec = IntSpec {
     name: "rows",
     label: "Random table: positions",
     min: 1,
-    max: 4096,
+    max: 2048,
     default: 512,
     unit: "positions",
 };
@@ -155,7 +155,7 @@ pub const TABLE_COLS: IntSpec = IntSpec {
     name: "cols",
     label: "Random table: width",
     min: 2,
-    max: 1024,
+    max: 768,
     default: 384,
     unit: "dimensions",
 };

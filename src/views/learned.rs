@@ -129,6 +129,8 @@ struct LearnedMemos {
     seq_len: Memo<usize>,
     /// `3·rms` of the table: the colour range of the heatmap.
     range: Memo<f64>,
+    /// Cosine similarity between (sampled) positions, shared by two panels.
+    cos: Memo<Option<CosineMatrix>>,
 }
 
 /// The learned view.
@@ -169,11 +171,13 @@ pub fn LearnedView() -> impl IntoView {
             })
         })
     });
+    let cos = Memo::new(move |_| table.with(|t| t.as_ref().map(|t| CosineMatrix::new(&t.table))));
     let m = LearnedMemos {
         ls,
         table,
         seq_len,
         range,
+        cos,
     };
     let set = move |f: &dyn Fn(&mut LearnedState)| state.update(|s| f(&mut s.learned));
     let show_controls = state.with_untracked(|s| s.show_controls);
@@ -424,10 +428,7 @@ fn SimilarityPanel(m: LearnedMemos) -> impl IntoView {
         return ().into_any();
     }
     let canvas = NodeRef::<Canvas>::new();
-    let cos = Memo::new(move |_| {
-        m.table
-            .with(|t| t.as_ref().map(|t| CosineMatrix::new(&t.table)))
-    });
+    let cos = m.cos;
     let paint = move |p: &Painter| {
         let n = m.seq_len.get();
         let rows = m.table.with(|t| t.as_ref().map(|t| t.table.rows))?;
@@ -598,9 +599,8 @@ fn OffsetPanel(m: LearnedMemos) -> impl IntoView {
     }
     let canvas = NodeRef::<Canvas>::new();
     let curve = Memo::new(move |_| {
-        m.table.with(|t| {
-            t.as_ref().map(|t| {
-                let c = CosineMatrix::new(&t.table);
+        m.cos.with(|c| {
+            c.as_ref().map(|c| {
                 let stride = c.positions.get(1).copied().unwrap_or(1).max(1);
                 (stride, c.mean_by_offset())
             })

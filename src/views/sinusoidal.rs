@@ -13,6 +13,7 @@ use crate::render::charts::{
     draw_heatmap_frame, fit_y_range, Band, LineChart, Series, SeriesStyle,
 };
 use crate::render::colormap::ColorMap;
+use crate::render::envelope::{display_stride, TERMS_PER_FRAME};
 use crate::render::raster::{AxisSamples, SampledGrid};
 use crate::snippets::sinusoidal_panel;
 use crate::state::app::{BASE, D_MODEL, OFFSET, P0, SEQ_LEN};
@@ -459,17 +460,29 @@ fn SimilarityPanel(
     let p0 = Memo::new(move |_| sv.with(|s| s.p0_in_range()));
     // dot(PE[p], PE[q]) minus the lone-column term depends on |p − q| only: one series serves
     // every p0.
-    let relative = Memo::new(move |_| sim.with(|s| s.relative_series(1, seq_len.get())));
-    let curve = Memo::new(move |_| {
-        let p0 = p0.get();
+    // Drawn from every `stride`-th offset when the full curve would cost too much per frame.
+    let relative = Memo::new(move |_| {
+        let n = seq_len.get();
         sim.with(|s| {
-            relative.with(|g| {
-                (0..g.len())
-                    .map(|p| g[p.abs_diff(p0)] + s.lone_term(p0, p))
-                    .collect::<Vec<f64>>()
+            let stride = display_stride(n, s.pair_terms(), TERMS_PER_FRAME);
+            (stride, s.relative_series(stride, n.div_ceil(stride)))
+        })
+    });
+    // (positions, values): positions whose distance to p0 is a whole number of strides.
+    let curve = Memo::new(move |_| {
+        let (p0, n) = (p0.get(), seq_len.get());
+        sim.with(|s| {
+            relative.with(|(stride, g)| {
+                (p0 % stride..n)
+                    .step_by(*stride)
+                    .map(|p| (p as f64, g[p.abs_diff(p0) / stride] + s.lone_term(p0, p)))
+                    .unzip::<f64, f64, Vec<f64>, Vec<f64>>()
             })
         })
     });
+    // Every offset, for exports.
+    let full_relative =
+        move || sim.with_untracked(|s| s.relative_series(1, seq_len.get_untracked()));
     let paint_matrix = move |p: &Painter| {
         let n = seq_len.get();
         sim.with(|sim| {
@@ -501,12 +514,12 @@ fn SimilarityPanel(
         let n = seq_len.get();
         let p0 = p0.get();
         let px = p.canvas.width() as usize;
-        curve.with(|ys| {
+        curve.with(|(xs, ys)| {
             let series = vec![line_series(
                 format!("PE[{p0}]·PE[p]"),
                 0,
                 ys,
-                |x| x as f64,
+                |i| xs[i],
                 px,
                 SeriesStyle::Line,
             )];
@@ -529,46 +542,48 @@ fn SimilarityPanel(
     let on_p0 = Callback::new(move |v: f64| ctx.state.update(|s| s.sinusoidal.p0 = v as usize));
     let csv_matrix = Callback::new(move |_| {
         let n = seq_len.get_untracked();
+        let g = full_relative();
         sim.with_untracked(|sim| {
-            relative.with_untracked(|g| {
-                let names: Vec<String> = (0..n).map(|q| format!("q{q}")).collect();
-                export::csv_matrix(
-                    &names,
-                    n,
-                    |p, row| {
-                        for (q, cell) in row.iter_mut().enumerate() {
-                            *cell = g[p.abs_diff(q)] + sim.lone_term(p, q);
-                        }
-                    },
-                    &format!("pe-similarity_matrix_seq{n}.csv"),
-                );
-            })
+            let names: Vec<String> = (0..n).map(|q| format!("q{q}")).collect();
+            export::csv_matrix(
+                &names,
+                n,
+                |p, row| {
+                    for (q, cell) in row.iter_mut().enumerate() {
+                        *cell = g[p.abs_diff(q)] + sim.lone_term(p, q);
+                    }
+                },
+                &format!("pe-similarity_matrix_seq{n}.csv"),
+            );
         })
     });
     let csv_curve = Callback::new(move |_| {
         let p0 = p0.get_untracked();
-        let text = curve.with_untracked(|ys| {
-            let x: Vec<f64> = (0..ys.len()).map(|p| p as f64).collect();
-            csv::columns_csv(&["p".to_string(), format!("dot_p0_{p0}")], &[&x, ys])
+        let g = full_relative();
+        let text = sim.with_untracked(|s| {
+            let x: Vec<f64> = (0..g.len()).map(|p| p as f64).collect();
+            let ys: Vec<f64> = (0..g.len())
+                .map(|p| g[p.abs_diff(p0)] + s.lone_term(p0, p))
+                .collect();
+            csv::columns_csv(&["p".to_string(), format!("dot_p0_{p0}")], &[&x, &ys])
         });
         export::csv_text(text, &format!("pe-similarity_curve_p0_{p0}.csv"));
     });
     let big = Signal::derive(move || seq_len.get() * seq_len.get() > NPY_THRESHOLD_CELLS);
     let npy_cb = Callback::new(move |_| {
         let n = seq_len.get_untracked();
+        let g = full_relative();
         sim.with_untracked(|sim| {
-            relative.with_untracked(|g| {
-                export::npy_matrix(
-                    n,
-                    n,
-                    |p, row| {
-                        for (q, cell) in row.iter_mut().enumerate() {
-                            *cell = g[p.abs_diff(q)] + sim.lone_term(p, q);
-                        }
-                    },
-                    &format!("pe-similarity_matrix_seq{n}.npy"),
-                );
-            })
+            export::npy_matrix(
+                n,
+                n,
+                |p, row| {
+                    for (q, cell) in row.iter_mut().enumerate() {
+                        *cell = g[p.abs_diff(q)] + sim.lone_term(p, q);
+                    }
+                },
+                &format!("pe-similarity_matrix_seq{n}.npy"),
+            );
         })
     });
     let label_m =
