@@ -109,8 +109,22 @@ test('the MiniLM table loads only on the learned view, and its CSV equals the as
 test('past the table the view shows the wall', async () => {
   const { page, context } = await openApp(browser, `${server.url}?view=learned&table=random&rows=100&cols=16&seq_len=150`);
   assert.match(await page.locator('.wall-notice').innerText(), /positions 0–99 only/);
+  const panels = ['learned-heatmap', 'learned-similarity'];
+  const before = await Promise.all(panels.map((p) => canvasData(page, p)));
   await slide(page, '#ctl-seq_len', 100);
   await settle(page);
+  const after = await Promise.all(panels.map((p) => canvasData(page, p)));
+  panels.forEach((p, i) => assert.ok(after[i] !== before[i], `seq_len repaints ${p}`));
+  assert.equal(query(page).get('seq_len'), '100');
+  const pca = await canvasData(page, 'learned-pca');
+  await slide(page, '#ctl-seq_len', 50);
+  await settle(page);
+  assert.ok((await canvasData(page, 'learned-pca')) !== pca, 'seq_len within the table repaints the PCA path');
+  const offset = await canvasData(page, 'learned-offset');
+  await slide(page, '#ctl-seed', 9);
+  await settle(page);
+  assert.ok((await canvasData(page, 'learned-offset')) !== offset, 'seed draws a new table');
+  assert.equal(query(page).get('seed'), '9');
   assert.equal((await page.locator('.wall-notice').innerText()).trim(), '');
   await context.close();
 });
@@ -158,6 +172,13 @@ test('without positions the shuffled outputs are the same vectors; with them the
 test('compare: the table lists five schemes and the similarity CSV equals the formulas', async () => {
   const { page, context, requests } = await openApp(browser, `${server.url}?view=compare&k_max=50`);
   assert.equal(await page.locator('.compare-table tbody tr').count(), 5);
+  const chart = await canvasData(page, 'compare-similarity');
+  await slide(page, '#ctl-k_max', 60);
+  await settle(page);
+  assert.ok((await canvasData(page, 'compare-similarity')) !== chart, 'k_max repaints');
+  assert.equal(query(page).get('k_max'), '60');
+  await slide(page, '#ctl-k_max', 50);
+  await settle(page);
   const { names, rows } = await csvOf(page, 'compare-similarity');
   assert.deepEqual(names, ['k', 'sinusoidal', 'rope', 'alibi']);
   const omega = Array.from({ length: 64 }, (_, i) => 10000 ** (-(2 * i) / 128));
