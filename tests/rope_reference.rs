@@ -3,6 +3,7 @@
 //! cos/sin samples, and rotated q/k with their dot products in both pairing layouts.
 #![cfg(not(target_arch = "wasm32"))]
 
+use pe_lab::encoding::json::Json;
 use pe_lab::encoding::rope::{scale, PairLayout, Rope, SeededNormal};
 use pe_lab::encoding::rope_config::config_from_json;
 use serde_json::{json, Value};
@@ -23,6 +24,11 @@ fn floats(v: &Value) -> Vec<f64> {
 
 fn matrix(v: &Value) -> Vec<Vec<f64>> {
     v.as_array().unwrap().iter().map(floats).collect()
+}
+
+/// The app's JSON value of a serde_json value (through text, as a pasted config would be).
+fn to_json(v: &Value) -> Json {
+    Json::parse(&v.to_string()).unwrap()
 }
 
 /// The config a case was built from, as a config.json would hold it.
@@ -59,7 +65,8 @@ fn inverse_frequencies_attention_and_cos_sin_match_every_case() {
     let mut evaluations = 0;
     for case in &cases {
         let id = case["id"].as_str().unwrap();
-        let config = config_from_json(&config_of(case)).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let config =
+            config_from_json(&to_json(&config_of(case))).unwrap_or_else(|e| panic!("{id}: {e}"));
         // LLaMA's default ignores partial_rotary_factor; the case records the width it used.
         let d = case["rotary_dim"].as_u64().unwrap() as usize;
         for eval in case["evaluations"].as_array().unwrap() {
@@ -115,18 +122,18 @@ fn rotated_vectors_and_dots_match_both_layouts() {
         let rope_info = &case["rope"];
         let (method, theta, params) = match rope_info.get("rope_parameters_passed") {
             Some(passed) => {
-                let c = config_from_json(&json!({
+                let c = config_from_json(&to_json(&json!({
                     "head_dim": h,
                     "max_position_embeddings": rope_info["max_position_embeddings"],
                     "rope_parameters": passed,
-                }))
+                })))
                 .unwrap();
                 (c.method, c.theta, c.params)
             }
             None => {
-                let c = config_from_json(
+                let c = config_from_json(&to_json(
                     &json!({"head_dim": h, "rope_theta": rope_info["rope_theta"]}),
-                )
+                ))
                 .unwrap();
                 (c.method, c.theta, c.params)
             }

@@ -10,6 +10,7 @@
 
 pub mod attention;
 pub mod bias;
+pub mod json;
 pub mod learned;
 pub mod rope;
 pub mod rope_config;

@@ -4,7 +4,7 @@
 //! `original_max_position_embeddings`. Also the older GPT-J / GPT-NeoX names (`rotary_dim`,
 //! `rotary_pct`, `rotary_emb_base`, `n_embd`, `n_head`, `n_positions`).
 
-use serde_json::{Map, Value};
+use super::json::Json;
 
 use super::rope::{Method, PairLayout, ScalingParams};
 
@@ -28,20 +28,16 @@ pub struct RopeConfig {
     pub model_type: Option<String>,
 }
 
-fn num(obj: &Map<String, Value>, key: &str) -> Result<Option<f64>, String> {
+fn num(obj: &Json, key: &str) -> Result<Option<f64>, String> {
     match obj.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Number(n)) => n
-            .as_f64()
-            .filter(|v| v.is_finite())
-            .map(Some)
-            .ok_or_else(|| format!("“{key}” is not a finite number.")),
-        Some(Value::Bool(b)) => Ok(Some(if *b { 1.0 } else { 0.0 })),
+        None | Some(Json::Null) => Ok(None),
+        Some(Json::Number(v)) => Ok(Some(*v)),
+        Some(Json::Bool(b)) => Ok(Some(if *b { 1.0 } else { 0.0 })),
         Some(_) => Err(format!("“{key}” must be a number.")),
     }
 }
 
-fn first_num(objs: &[&Map<String, Value>], keys: &[&str]) -> Result<Option<f64>, String> {
+fn first_num(objs: &[&Json], keys: &[&str]) -> Result<Option<f64>, String> {
     for obj in objs {
         for key in keys {
             if let Some(v) = num(obj, key)? {
@@ -52,14 +48,13 @@ fn first_num(objs: &[&Map<String, Value>], keys: &[&str]) -> Result<Option<f64>,
     Ok(None)
 }
 
-fn list(obj: &Map<String, Value>, key: &str) -> Result<Vec<f64>, String> {
+fn list(obj: &Json, key: &str) -> Result<Vec<f64>, String> {
     match obj.get(key) {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(items)) => items
+        None | Some(Json::Null) => Ok(Vec::new()),
+        Some(Json::Array(items)) => items
             .iter()
             .map(|v| {
                 v.as_f64()
-                    .filter(|x| x.is_finite())
                     .ok_or_else(|| format!("“{key}” must hold only numbers."))
             })
             .collect(),
@@ -84,34 +79,35 @@ pub fn parse_config(text: &str) -> Result<RopeConfig, String> {
             MAX_CONFIG_BYTES / 1024
         ));
     }
-    let value: Value = serde_json::from_str(text)
+    let value = Json::parse(text)
         .map_err(|e| format!("This is not valid JSON ({e}). Paste the whole config.json."))?;
     config_from_json(&value)
 }
 
 /// Reads settings from a parsed config.
-pub fn config_from_json(value: &Value) -> Result<RopeConfig, String> {
-    let top = value
-        .as_object()
-        .ok_or("A config.json is a JSON object ({ … }).")?;
-    let empty = Map::new();
+pub fn config_from_json(value: &Json) -> Result<RopeConfig, String> {
+    let top = match value {
+        Json::Object(_) => value,
+        _ => return Err("A config.json is a JSON object ({ … }).".into()),
+    };
+    let empty = Json::Object(Vec::new());
     let rope = match top
         .get("rope_parameters")
         .or_else(|| top.get("rope_scaling"))
     {
-        None | Some(Value::Null) => &empty,
-        Some(Value::Object(m)) => m,
+        None | Some(Json::Null) => &empty,
+        Some(m @ Json::Object(_)) => m,
         Some(_) => return Err("“rope_parameters” / “rope_scaling” must be an object.".into()),
     };
     let model_type = top
         .get("model_type")
-        .and_then(Value::as_str)
+        .and_then(Json::as_str)
         .map(str::to_string);
 
     let type_name = rope
         .get("rope_type")
         .or_else(|| rope.get("type"))
-        .and_then(Value::as_str)
+        .and_then(Json::as_str)
         .unwrap_or("default");
     let method = Method::from_name(type_name).ok_or_else(|| {
         format!(
@@ -197,10 +193,7 @@ pub fn config_from_json(value: &Value) -> Result<RopeConfig, String> {
             params.beta_slow = num(rope, "beta_slow")?.unwrap_or(1.0);
             params.mscale = num(rope, "mscale")?;
             params.mscale_all_dim = num(rope, "mscale_all_dim")?;
-            params.truncate = rope
-                .get("truncate")
-                .and_then(Value::as_bool)
-                .unwrap_or(true);
+            params.truncate = rope.get("truncate").and_then(Json::as_bool).unwrap_or(true);
             params.short_factor = list(rope, "short_factor")?;
             params.long_factor = list(rope, "long_factor")?;
             if method == Method::LongRope

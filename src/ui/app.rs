@@ -1,6 +1,8 @@
 //! The app shell: state from the URL, theme, notices, site chrome and the current view.
 
 use leptos::prelude::*;
+
+use crate::views::common::select_state;
 use wasm_bindgen::JsCast;
 
 use super::dom;
@@ -53,7 +55,7 @@ pub fn mount_state(initial: AppState, notices: Notices) -> impl IntoView {
     let notices = RwSignal::new(notices);
     let system_dark = RwSignal::new(dom::media_matches("(prefers-color-scheme: dark)"));
     watch_system_theme(system_dark);
-    let theme_choice = Memo::new(move |_| state.with(|s| s.theme));
+    let theme_choice = select_state(state, |s| s.theme);
     let dark = Signal::derive(move || match theme_choice.get() {
         ThemeChoice::Auto => system_dark.get(),
         ThemeChoice::Light => false,
@@ -72,7 +74,7 @@ pub fn mount_state(initial: AppState, notices: Notices) -> impl IntoView {
     provide_context(crate::views::learned::TableStore::new());
 
     // The URL follows the state (replaceState: sliding does not flood the history).
-    let query = Memo::new(move |_| state.with(|s| s.to_query()));
+    let query = select_state(state, |s| s.to_query());
     Effect::new(move |_| dom::replace_query(&query.get()));
     // The theme lives on <html> so that CSS and charts agree.
     Effect::new(move |_| {
@@ -86,7 +88,7 @@ pub fn mount_state(initial: AppState, notices: Notices) -> impl IntoView {
 
     let embed = state.with_untracked(|s| s.embed);
     let show_controls = state.with_untracked(|s| s.show_controls);
-    let view = Memo::new(move |_| state.with(|s| s.view));
+    let view = select_state(state, |s| s.view);
     view! {
         <div class="app" class:embed=embed class:no-controls=!show_controls>
             {(!embed).then(|| view! { <Header/> })}

@@ -276,6 +276,9 @@ impl Painter {
 /// The largest backing store of one canvas side, in device pixels.
 const MAX_CANVAS_PX: f64 = 4096.0;
 
+/// A chart's paint function, type-erased so that every chart shares one copy of the canvas code.
+pub type PaintFn = std::rc::Rc<dyn Fn(&Painter) -> Option<PlotRect>>;
+
 /// A chart canvas sized to its box at device resolution and repainted by `paint` whenever
 /// anything `paint` reads changes (and on resize or theme change). Pointer positions are handed
 /// out as fractions of the plotting area that `paint` returned.
@@ -303,6 +306,27 @@ pub fn ChartCanvas<P>(
 where
     P: Fn(&Painter) -> Option<PlotRect> + 'static,
 {
+    chart_canvas(
+        node_ref,
+        panel,
+        label,
+        height,
+        std::rc::Rc::new(paint),
+        on_hover,
+        on_click,
+    )
+}
+
+/// The body of [`ChartCanvas`], not generic: one copy in the binary for every chart.
+fn chart_canvas(
+    node_ref: NodeRef<Canvas>,
+    panel: &'static str,
+    label: Signal<String>,
+    height: f64,
+    paint: PaintFn,
+    on_hover: Option<Callback<Option<(f64, f64)>>>,
+    on_click: Option<Callback<(f64, f64)>>,
+) -> AnyView {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let rect = StoredValue::new(PlotRect::default());
     Effect::new(move |_| {
@@ -372,6 +396,7 @@ where
             on:click=on_press
         ></canvas>
     }
+    .into_any()
 }
 
 /// A row of export buttons.

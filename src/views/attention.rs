@@ -11,7 +11,7 @@ use crate::state::more::DemoEncoding;
 use crate::ui::app::AppCtx;
 use crate::ui::export;
 use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel};
-use crate::views::common::{line_series, paint_lines, ExportButtons};
+use crate::views::common::{line_series, paint_lines, select_state, ExportButtons};
 
 fn positions(pe: DemoEncoding) -> Positions {
     match pe {
@@ -47,7 +47,7 @@ fn PermutationPanel() -> impl IntoView {
     }
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let state = ctx.state;
-    let at = Memo::new(move |_| state.with(|s| s.attention.clone()));
+    let at = select_state(state, |s| s.attention.clone());
     let canvas = NodeRef::<Canvas>::new();
     let dragging = RwSignal::new(None::<usize>);
     let shuffles = StoredValue::new(0u64);

@@ -13,14 +13,14 @@ use crate::state::more::{BiasState, BIAS_LEN, BUCKETS, HEAD, HEADS, MAX_DISTANCE
 use crate::ui::app::AppCtx;
 use crate::ui::export;
 use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel, RangeControl};
-use crate::views::common::{heatmap_frame, line_series, paint_lines, ExportButtons};
+use crate::views::common::{heatmap_frame, line_series, paint_lines, select_state, ExportButtons};
 
 /// The relative-bias view.
 #[component]
 pub fn BiasView() -> impl IntoView {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let state = ctx.state;
-    let bs = Memo::new(move |_| state.with(|s| s.bias.clone()));
+    let bs = select_state(state, |s| s.bias.clone());
     let slopes = Memo::new(move |_| alibi_slopes(bs.with(|b| b.heads)));
     let set = move |f: &dyn Fn(&mut BiasState)| state.update(|s| f(&mut s.bias));
     let show_controls = state.with_untracked(|s| s.show_controls);

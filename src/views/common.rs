@@ -107,3 +107,24 @@ pub fn stride_note(stride: usize) -> String {
         String::new()
     }
 }
+
+/// A memo of one part of another memo, built from a plain function: every use with the same
+/// types shares one copy of the memo code (closures would each add their own).
+pub fn select<S, T>(source: Memo<S>, part: fn(&S) -> T) -> Memo<T>
+where
+    S: Send + Sync + 'static,
+    T: PartialEq + Send + Sync + 'static,
+{
+    Memo::new(move |_| source.with(part))
+}
+
+/// [`select`] for the application state.
+pub fn select_state<T>(
+    state: RwSignal<crate::state::AppState>,
+    part: fn(&crate::state::AppState) -> T,
+) -> Memo<T>
+where
+    T: PartialEq + Send + Sync + 'static,
+{
+    Memo::new(move |_| state.with(part))
+}

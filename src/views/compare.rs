@@ -14,7 +14,7 @@ use crate::state::more::K_MAX;
 use crate::ui::app::AppCtx;
 use crate::ui::export;
 use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, RangeControl};
-use crate::views::common::{line_series, paint_lines, ExportButtons};
+use crate::views::common::{line_series, paint_lines, select_state, ExportButtons};
 use crate::views::learned::TableStore;
 
 /// Width used for the fixed schemes in the similarity chart.
@@ -105,7 +105,7 @@ fn SimilarityPanel() -> impl IntoView {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let store = use_context::<TableStore>().expect("TableStore");
     let canvas = NodeRef::<Canvas>::new();
-    let k_max = Memo::new(move |_| ctx.state.with(|s| s.compare.k_max));
+    let k_max = select_state(ctx.state, |s| s.compare.k_max);
     let learned = Memo::new(move |_| {
         store.minilm.with(|t| {
             t.as_ref()

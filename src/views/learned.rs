@@ -23,7 +23,9 @@ use crate::state::more::{
 use crate::ui::app::AppCtx;
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
 use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel, RangeControl};
-use crate::views::common::{heatmap_frame, line_series, paint_lines, ExportButtons};
+use crate::views::common::{
+    heatmap_frame, line_series, paint_lines, select, select_state, ExportButtons,
+};
 
 /// The shipped asset, fetched relative to the page (works under any sub-path).
 pub const MINILM_URL: &str = "./minilm_l6_v2_position_embeddings.f16";
@@ -139,8 +141,8 @@ pub fn LearnedView() -> impl IntoView {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let store = use_context::<TableStore>().expect("TableStore");
     let state = ctx.state;
-    let ls = Memo::new(move |_| state.with(|s| s.learned.clone()));
-    let source = Memo::new(move |_| ls.with(|l| l.table));
+    let ls = select_state(state, |s| s.learned.clone());
+    let source = select(ls, |l| l.table);
     let random = Memo::new(move |_| {
         let (rows, cols, seed) = ls.with(|l| (l.rows, l.cols, l.seed));
         (rows, cols, seed)
@@ -161,7 +163,7 @@ pub fn LearnedView() -> impl IntoView {
         TableSource::Random => Some(random_table.get()),
         TableSource::File => store.file.get(),
     });
-    let seq_len = Memo::new(move |_| ls.with(|l| l.seq_len));
+    let seq_len = select(ls, |l| l.seq_len);
     let range = Memo::new(move |_| {
         table.with(|t| {
             t.as_ref().map_or(1.0, |t| {

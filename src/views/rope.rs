@@ -20,7 +20,9 @@ use crate::ui::app::AppCtx;
 use crate::ui::dom;
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
 use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel, RangeControl};
-use crate::views::common::{heatmap_frame, line_series, paint_lines, stride_note, ExportButtons};
+use crate::views::common::{
+    heatmap_frame, line_series, paint_lines, select, select_state, stride_note, ExportButtons,
+};
 
 /// At most this many clocks are drawn (pairs spread over the spectrum).
 const MAX_CLOCKS: usize = 16;
@@ -69,11 +71,11 @@ fn snippet(rs: &RopeState) -> String {
 pub fn RopeView() -> impl IntoView {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let state = ctx.state;
-    let rs = Memo::new(move |_| state.with(|s| s.rope.clone()));
+    let rs = select_state(state, |s| s.rope.clone());
     let rope = Memo::new(move |_| rs.with(RopeState::rope));
     let vectors = Memo::new(move |_| rs.with(RopeState::vectors));
     let weights = Memo::new(move |_| rope.with(|r| vectors.with(|(q, k)| r.weights(q, k))));
-    let max_dist = Memo::new(move |_| rs.with(|s| s.max_dist));
+    let max_dist = select(rs, |s| s.max_dist);
     let memos = RopeMemos {
         rs,
         rope,
@@ -259,7 +261,7 @@ fn RotationPanel(m: RopeMemos) -> impl IntoView {
     }
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let canvas = NodeRef::<Canvas>::new();
-    let pos = Memo::new(move |_| m.rs.with(|s| s.pos));
+    let pos = select(m.rs, |s| s.pos);
     let playing = RwSignal::new(false);
     let reduced_motion = dom::media_matches("(prefers-reduced-motion: reduce)");
     // (pair, θ_j, angle, rotated q pair) per clock.
@@ -516,7 +518,7 @@ fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
     }
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let canvas = NodeRef::<Canvas>::new();
-    let queries = Memo::new(move |_| m.rs.with(|s| s.m.clone()));
+    let queries = select(m.rs, |s| s.m.clone());
     // Score at every distance, from the relative form.
     let relative = Memo::new(move |_| {
         let n = m.max_dist.get() + 1;

@@ -19,7 +19,7 @@ use crate::state::ScalingState;
 use crate::ui::app::AppCtx;
 use crate::ui::export;
 use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel, RangeControl};
-use crate::views::common::{line_series, paint_lines, stride_note, ExportButtons};
+use crate::views::common::{line_series, paint_lines, select_state, stride_note, ExportButtons};
 
 /// The methods' frequencies, or why a method could not be applied.
 type Results = Vec<(Method, Result<Scaled, String>)>;
@@ -46,7 +46,7 @@ fn snippet(s: &ScalingState) -> String {
 pub fn ScalingView() -> impl IntoView {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let state = ctx.state;
-    let ss = Memo::new(move |_| state.with(|s| s.scaling.clone()));
+    let ss = select_state(state, |s| s.scaling.clone());
     let results = Memo::new(move |_| {
         ss.with(|s| {
             let d = s.rotary_dim();

@@ -23,7 +23,9 @@ use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
 use crate::ui::widgets::{
     panel_visible, ChartCanvas, Choice, ExportBar, Painter, Panel, RangeControl,
 };
-use crate::views::common::{heatmap_frame, line_series, paint_lines, ExportButtons};
+use crate::views::common::{
+    heatmap_frame, line_series, paint_lines, select, select_state, ExportButtons,
+};
 
 /// Positions sampled for the offset residual (bounded work at any size).
 const RESIDUAL_POSITIONS: usize = 24;
@@ -41,11 +43,11 @@ fn column_name(pe: &Sinusoid, col: usize) -> String {
 pub fn SinusoidalView() -> impl IntoView {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let state = ctx.state;
-    let sv = Memo::new(move |_| state.with(|s| s.sinusoidal.clone()));
-    let seq_len = Memo::new(move |_| sv.with(|s| s.seq_len));
-    let d_model = Memo::new(move |_| sv.with(|s| s.d_model));
-    let base = Memo::new(move |_| sv.with(|s| s.base));
-    let layout = Memo::new(move |_| sv.with(|s| s.layout));
+    let sv = select_state(state, |s| s.sinusoidal.clone());
+    let seq_len = select(sv, |s| s.seq_len);
+    let d_model = select(sv, |s| s.d_model);
+    let base = select(sv, |s| s.base);
+    let layout = select(sv, |s| s.layout);
     let pe = Memo::new(move |_| Sinusoid::new(d_model.get(), base.get(), layout.get()));
     let set = move |f: &dyn Fn(&mut SinusoidalState)| state.update(|s| f(&mut s.sinusoidal));
     let show_controls = state.with_untracked(|s| s.show_controls);
@@ -125,7 +127,7 @@ fn HeatmapPanel(
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let canvas = NodeRef::<Canvas>::new();
     let hover = RwSignal::new(None::<(usize, usize)>);
-    let colours = Memo::new(move |_| sv.with(|s| s.cmap));
+    let colours = select(sv, |s| s.cmap);
     let paint = move |p: &Painter| {
         let n = seq_len.get();
         let cmap = colours.get().map();
@@ -255,7 +257,7 @@ fn CurvesPanel(
     }
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let canvas = NodeRef::<Canvas>::new();
-    let cols = Memo::new(move |_| sv.with(|s| s.curve_columns()));
+    let cols = select(sv, |s| s.curve_columns());
     let hover_pos = RwSignal::new(None::<usize>);
     let curves = Memo::new(move |_| {
         let n = seq_len.get();
@@ -457,7 +459,7 @@ fn SimilarityPanel(
     let matrix_canvas = NodeRef::<Canvas>::new();
     let curve_canvas = NodeRef::<Canvas>::new();
     let sim = Memo::new(move |_| pe.with(PositionSimilarity::new));
-    let p0 = Memo::new(move |_| sv.with(|s| s.p0_in_range()));
+    let p0 = select(sv, |s| s.p0_in_range());
     // dot(PE[p], PE[q]) minus the lone-column term depends on |p − q| only: one series serves
     // every p0.
     // Drawn from every `stride`-th offset when the full curve would cost too much per frame.
@@ -626,8 +628,8 @@ fn OffsetPanel(
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let matrix_canvas = NodeRef::<Canvas>::new();
     let row_canvas = NodeRef::<Canvas>::new();
-    let k = Memo::new(move |_| sv.with(|s| s.offset));
-    let p0 = Memo::new(move |_| sv.with(|s| s.p0_in_range()));
+    let k = select(sv, |s| s.offset);
+    let p0 = select(sv, |s| s.p0_in_range());
     // (PE[p0 + k], M(k)·PE[p0]) over columns.
     let rows = Memo::new(move |_| {
         let (k, p0) = (k.get(), p0.get());
@@ -780,7 +782,7 @@ fn IndexPanel(pe: Memo<Sinusoid>, sv: Memo<SinusoidalState>) -> impl IntoView {
         return ().into_any();
     }
     let canvas = NodeRef::<Canvas>::new();
-    let p0 = Memo::new(move |_| sv.with(|s| s.p0_in_range()));
+    let p0 = select(sv, |s| s.p0_in_range());
     let paint = move |p: &Painter| {
         let px = p.canvas.width() as usize;
         pe.with(|pe| {
