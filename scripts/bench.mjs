@@ -89,8 +89,8 @@ const VIEWS = [
     sizes: (panel) => {
       const moves = { 'alibi-slopes': ['heads'], 'alibi-bias': ['heads', 'seq_len'], 't5-buckets': ['buckets', 'max_distance'] }[panel];
       return {
-        default: { query: 'heads=8&seq_len=24&buckets=32&max_distance=128', moves: pick({ heads: [8, 9], seq_len: [24, 25], buckets: [32, 33], max_distance: [128, 127] }, moves) },
-        max: { query: 'heads=128&seq_len=512&buckets=256&max_distance=4096', moves: pick({ heads: [128, 127], seq_len: [512, 511], buckets: [256, 255], max_distance: [4096, 4095] }, moves) },
+        default: { query: 'heads=8&seq_len=24&buckets=32&max_distance=128', moves: pick({ heads: [8, 9], seq_len: [24, 25], buckets: [32, 34], max_distance: [128, 127] }, moves) },
+        max: { query: 'heads=128&seq_len=512&buckets=256&max_distance=4096', moves: pick({ heads: [128, 127], seq_len: [512, 511], buckets: [256, 254], max_distance: [4096, 4095] }, moves) },
       };
     },
   },
