@@ -81,9 +81,9 @@ mod tests {
 }
 
 /// Sinusoid terms a long curve may cost per repaint (a few milliseconds in wasm).
-pub const TERMS_PER_FRAME: usize = 2_000_000;
+pub const TERMS_PER_FRAME: usize = 1_000_000;
 /// A curve is never drawn from fewer points than this (several per pixel on any screen).
-pub const MIN_DRAWN_POINTS: usize = 4096;
+pub const MIN_DRAWN_POINTS: usize = 1536;
 
 /// The whole stride at which a curve of `n` points, each costing `terms` sinusoid terms, is
 /// evaluated for display: 1 (every point) when that fits in `budget`, else the smallest stride
@@ -100,8 +100,8 @@ mod stride_tests {
     #[test]
     fn strides_only_when_over_budget() {
         assert_eq!(display_stride(8192, 64, TERMS_PER_FRAME), 1);
-        assert_eq!(display_stride(131_073, 256, TERMS_PER_FRAME), 17);
+        assert_eq!(display_stride(131_073, 256, TERMS_PER_FRAME), 34);
         // Very expensive points still keep MIN_DRAWN_POINTS.
-        assert_eq!(display_stride(131_072, 1 << 30, TERMS_PER_FRAME), 32);
+        assert_eq!(display_stride(131_072, 1 << 30, TERMS_PER_FRAME), 86);
     }
 }
