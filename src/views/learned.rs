@@ -395,7 +395,7 @@ fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
             <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Heatmap of the learned position table, {} positions.", m.seq_len.get())) paint=paint height=340.0/>
             <p class="about">
                 "Each row is the vector learned for one position. Unlike the sinusoidal table no formula makes it: training found it. "
-                "Row 0 stands out — it always holds BERT's [CLS] token. Grey rows past the end are the wall: positions the model never had."
+                "In MiniLM, row 0 — always the slot of BERT's [CLS] token — has five times the norm of the others (2.36 against about 0.48). Grey rows past the end are the wall: positions the model never had."
             </p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb npy=Some((big, npy_cb))/>
         </Panel>
