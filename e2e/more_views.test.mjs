@@ -1,22 +1,13 @@
 // End-to-end specs for the learned, relative-bias, "why position?" and compare views, and the
 // figure presets.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer, launch, openApp, settle, canvasData, slide, query } from './support.mjs';
+import { useApp, openApp, settle, canvasData, slide, query } from './support.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const app = useApp();
 
 async function csvOf(page, panel) {
   const button = page.locator(`[data-panel="${panel}"] .exports button`, { hasText: /^CSV$/ }).first();
@@ -54,7 +45,7 @@ function t5Bucket(rel, bidirectional, numBuckets, maxDistance) {
 }
 
 test('relative-bias controls move the charts and the URL, and the CSVs equal the formulas', async () => {
-  const { page, context, errors } = await openApp(browser, `${server.url}?view=bias`);
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=bias`);
   for (const [sel, value, param, expected, panel] of [
     ['#ctl-heads', 12, 'heads', '12', 'alibi-slopes'],
     ['#ctl-head', 5, 'head', '5', 'alibi-bias'],
@@ -87,7 +78,7 @@ test('relative-bias controls move the charts and the URL, and the CSVs equal the
 });
 
 test('the MiniLM table loads only on the learned view, and its CSV equals the asset', async () => {
-  const { page, context, requests } = await openApp(browser, `${server.url}?view=sinusoidal`);
+  const { page, context, requests } = await openApp(app.browser, `${app.server.url}?view=sinusoidal`);
   await page.getByRole('button', { name: 'Relative biases' }).click();
   await settle(page);
   assert.equal(requests.filter((u) => u.endsWith('.f16')).length, 0, 'not fetched by other views');
@@ -107,7 +98,7 @@ test('the MiniLM table loads only on the learned view, and its CSV equals the as
 });
 
 test('past the table the view shows the wall', async () => {
-  const { page, context } = await openApp(browser, `${server.url}?view=learned&table=random&rows=100&cols=16&seq_len=150`);
+  const { page, context } = await openApp(app.browser, `${app.server.url}?view=learned&table=random&rows=100&cols=16&seq_len=150`);
   assert.match(await page.locator('.wall-notice').innerText(), /positions 0–99 only/);
   const panels = ['learned-heatmap', 'learned-similarity'];
   const before = await Promise.all(panels.map((p) => canvasData(page, p)));
@@ -135,7 +126,7 @@ test('a malformed local file shows an error and keeps the last table', async () 
   fs.writeFileSync(good, 'a,b,c\n' + Array.from({ length: 20 }, (_, i) => `${Math.sin(i)},${Math.cos(i)},${i / 20}`).join('\n'));
   const bad = path.join(dir, 'broken.npy');
   fs.writeFileSync(bad, 'this is not an npy file');
-  const { page, context } = await openApp(browser, `${server.url}?view=learned&table=random&rows=20&cols=3&seq_len=20`);
+  const { page, context } = await openApp(app.browser, `${app.server.url}?view=learned&table=random&rows=20&cols=3&seq_len=20`);
   await page.getByLabel('Local file').check();
   await page.locator('#ctl-file').setInputFiles(good);
   await page.waitForFunction(() => document.querySelector('[data-control="file"] .control-msg')?.textContent.includes('20 positions × 3 dims'));
@@ -150,7 +141,7 @@ test('a malformed local file shows an error and keeps the last table', async () 
 });
 
 test('without positions the shuffled outputs are the same vectors; with them they change', async () => {
-  const { page, context, errors } = await openApp(browser, `${server.url}?view=attention&order=4,3,2,1,0`);
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=attention&order=4,3,2,1,0`);
   const statuses = async (cond) => page.locator(`table[data-condition="${cond}"] tbody td:last-child`).allInnerTexts();
   assert.ok((await statuses('none')).every((t) => t.startsWith('same')), 'no PE: every output unchanged');
   assert.ok((await statuses('pe')).some((t) => t.startsWith('changed')), 'with PE: outputs change');
@@ -170,7 +161,7 @@ test('without positions the shuffled outputs are the same vectors; with them the
 });
 
 test('compare: the table lists five schemes and the similarity CSV equals the formulas', async () => {
-  const { page, context, requests } = await openApp(browser, `${server.url}?view=compare&k_max=50`);
+  const { page, context, requests } = await openApp(app.browser, `${app.server.url}?view=compare&k_max=50`);
   assert.equal(await page.locator('.compare-table tbody tr').count(), 5);
   const chart = await canvasData(page, 'compare-similarity');
   await slide(page, '#ctl-k_max', 60);
@@ -197,7 +188,7 @@ test('compare: the table lists five schemes and the similarity CSV equals the fo
 });
 
 test('figure presets reproduce published settings and name their source', async () => {
-  const { page, context } = await openApp(browser, `${server.url}?view=rope`);
+  const { page, context } = await openApp(app.browser, `${app.server.url}?view=rope`);
   await page.locator('.figures select').selectOption('TensorFlow tutorial: 2048 × 512');
   await settle(page);
   const q = query(page);
@@ -211,10 +202,10 @@ test('figure presets reproduce published settings and name their source', async 
 
 test('no view logs an error or requests another origin', async () => {
   for (const view of ['attention', 'sinusoidal', 'learned', 'rope', 'scaling', 'bias', 'compare']) {
-    const { page, context, errors, requests } = await openApp(browser, `${server.url}?view=${view}`);
+    const { page, context, errors, requests } = await openApp(app.browser, `${app.server.url}?view=${view}`);
     await settle(page);
     assert.deepEqual(errors, [], view);
-    const foreign = requests.filter((u) => !u.startsWith(server.origin) && !u.startsWith('data:') && !u.startsWith('blob:'));
+    const foreign = requests.filter((u) => !u.startsWith(app.server.origin) && !u.startsWith('data:') && !u.startsWith('blob:'));
     assert.deepEqual(foreign, [], view);
     await context.close();
   }

@@ -1,19 +1,10 @@
 // End-to-end specs for the RoPE view (`view=rope`).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { startServer, launch, openApp, settle, canvasData, slide, query } from './support.mjs';
+import { useApp, openApp, settle, canvasData, slide, query } from './support.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const app = useApp();
 
 const PANELS = ['rope-rotation', 'rope-angles', 'rope-score-distance', 'rope-score-matrix', 'rope-decay', 'rope-wavelength'];
 
@@ -35,7 +26,7 @@ function parseCsv(text) {
 }
 
 test('every RoPE control moves its charts and the URL', async () => {
-  const { page, context, errors } = await openApp(browser, `${server.url}?view=rope`);
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=rope`);
   const moves = [
     ['#ctl-head_dim', 96, 'head_dim', '96', ['rope-rotation', 'rope-angles', 'rope-score-distance', 'rope-score-matrix', 'rope-decay', 'rope-wavelength']],
     ['#ctl-theta', 3, 'theta', '1000', ['rope-angles', 'rope-score-distance', 'rope-decay', 'rope-wavelength']],
@@ -67,7 +58,7 @@ test('every RoPE control moves its charts and the URL', async () => {
 });
 
 test('scores overlaid for different query positions coincide (only m − n matters)', async () => {
-  const { page, context } = await openApp(browser, `${server.url}?view=rope&head_dim=64&max_dist=300&m=0,1000,5000&seed=3`);
+  const { page, context } = await openApp(app.browser, `${app.server.url}?view=rope&head_dim=64&max_dist=300&m=0,1000,5000&seed=3`);
   const { names, rows } = parseCsv(await download(page, 'rope-score-distance', 'CSV'));
   assert.deepEqual(names, ['distance', 'm=0', 'm=1000', 'm=5000']);
   assert.equal(rows.length, 301);
@@ -83,7 +74,7 @@ test('scores overlaid for different query positions coincide (only m − n matte
 test('angle and decay CSVs equal the formulas', async () => {
   const h = 32;
   const theta = 10000;
-  const { page, context } = await openApp(browser, `${server.url}?view=rope&head_dim=${h}&theta=${theta}&max_dist=100`);
+  const { page, context } = await openApp(app.browser, `${app.server.url}?view=rope&head_dim=${h}&theta=${theta}&max_dist=100`);
   const inv = Array.from({ length: h / 2 }, (_, j) => Math.pow(theta, (-2 * j) / h));
   const angles = parseCsv(await download(page, 'rope-angles', 'CSV'));
   assert.equal(angles.rows.length, 101);
@@ -106,7 +97,7 @@ test('angle and decay CSVs equal the formulas', async () => {
 test('custom q and k: a malformed vector is refused and the last good one stays', async () => {
   const q = '1,0,0,0,0,0,0,0';
   const k = '0,0,0,0,1,0,0,0';
-  const { page, context } = await openApp(browser, `${server.url}?view=rope&head_dim=8&qk=custom&q=${q}&k=${k}`);
+  const { page, context } = await openApp(app.browser, `${app.server.url}?view=rope&head_dim=8&qk=custom&q=${q}&k=${k}`);
   assert.equal(query(page).get('q'), q);
   const before = await canvasData(page, 'rope-score-distance');
   await page.locator('#ctl-q').fill('1, 2, oops');
@@ -124,14 +115,14 @@ test('custom q and k: a malformed vector is refused and the last good one stays'
 });
 
 test('the clocks animate, and stay still under reduced motion', async () => {
-  const { page, context } = await openApp(browser, `${server.url}?view=rope&pos=0`);
+  const { page, context } = await openApp(app.browser, `${app.server.url}?view=rope&pos=0`);
   await page.getByRole('button', { name: /Play/ }).click();
   await page.waitForFunction(() => Number(new URL(location.href).searchParams.get('pos')) > 5, null, { timeout: 5000 });
   await page.getByRole('button', { name: /Pause/ }).click();
   await context.close();
-  const reduced = await browser.newContext({ reducedMotion: 'reduce' });
+  const reduced = await app.browser.newContext({ reducedMotion: 'reduce' });
   const p2 = await reduced.newPage();
-  await p2.goto(`${server.url}?view=rope&pos=0`);
+  await p2.goto(`${app.server.url}?view=rope&pos=0`);
   await p2.waitForFunction(() => (window.__peLab?.paints ?? 0) > 0);
   const button = p2.locator('button.play');
   assert.equal(await button.isDisabled(), true);
@@ -140,7 +131,7 @@ test('the clocks animate, and stay still under reduced motion', async () => {
 });
 
 test('the RoFormer figure preset sets its parameters', async () => {
-  const { page, context } = await openApp(browser, `${server.url}?view=rope`);
+  const { page, context } = await openApp(app.browser, `${app.server.url}?view=rope`);
   await page.getByRole('button', { name: /RoFormer/ }).click();
   await settle(page);
   const q = query(page);

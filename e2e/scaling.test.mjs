@@ -1,19 +1,10 @@
 // End-to-end specs for the context-extension view (`view=scaling`).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { startServer, launch, openApp, settle, canvasData, slide, query } from './support.mjs';
+import { useApp, openApp, settle, canvasData, slide, query } from './support.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const app = useApp();
 
 async function download(page, panel) {
   const button = page.locator(`[data-panel="${panel}"] .exports button`, { hasText: /^CSV$/ }).first();
@@ -27,7 +18,7 @@ async function download(page, panel) {
 const both = async (page) => [await canvasData(page, 'scaling-frequencies'), await canvasData(page, 'scaling-score-distance')];
 
 test('every control moves the charts and the URL', async () => {
-  const { page, context, errors } = await openApp(browser, `${server.url}?view=scaling&method=none,linear,ntk,dynamic,yarn,longrope,llama3&factor=4&orig_ctx=1024`);
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=scaling&method=none,linear,ntk,dynamic,yarn,longrope,llama3&factor=4&orig_ctx=1024`);
   const moves = [
     ['#ctl-factor', Math.log10(8), 'factor', '8'],
     ['#ctl-orig_ctx', 2048, 'orig_ctx', '2048'],
@@ -71,7 +62,7 @@ test('every control moves the charts and the URL', async () => {
 });
 
 test('model presets and a pasted config set the controls', async () => {
-  const { page, context } = await openApp(browser, `${server.url}?view=scaling`);
+  const { page, context } = await openApp(app.browser, `${app.server.url}?view=scaling`);
   await page.locator('#ctl-preset').selectOption('Llama-3.1-8B');
   await settle(page);
   let q = query(page);
@@ -93,7 +84,7 @@ test('model presets and a pasted config set the controls', async () => {
 });
 
 test('a malformed config shows an error and changes nothing', async () => {
-  const { page, context } = await openApp(browser, `${server.url}?view=scaling`);
+  const { page, context } = await openApp(app.browser, `${app.server.url}?view=scaling`);
   const url = page.url();
   const charts = await both(page);
   for (const [text, needle] of [['{"hidden_size": 4096,', /not valid JSON/], ['{"head_dim": 64, "rope_scaling": {"type": "su"}}', /not supported/], ['{"head_dim": 64, "rope_scaling": {"rope_type": "llama3", "factor": 8}}', /needs/]]) {
@@ -112,7 +103,7 @@ test('the CSVs equal the formulas', async () => {
   const theta = 10000;
   const s = 4;
   const L0 = 1024;
-  const { page, context } = await openApp(browser, `${server.url}?view=scaling&method=none,linear,ntk,yarn&head_dim=${D}&theta=${theta}&factor=${s}&orig_ctx=${L0}`);
+  const { page, context } = await openApp(app.browser, `${app.server.url}?view=scaling&method=none,linear,ntk,yarn&head_dim=${D}&theta=${theta}&factor=${s}&orig_ctx=${L0}`);
   const f = await download(page, 'scaling-frequencies');
   for (const m of ['none', 'linear', 'ntk', 'yarn']) for (const c of ['freq', 'wavelength', 'attn']) assert.ok(f.names.includes(`${c}_${m}`), `${c}_${m}`);
   const base = Array.from({ length: D / 2 }, (_, j) => Math.pow(theta, (-2 * j) / D));
@@ -140,12 +131,12 @@ test('the CSVs equal the formulas', async () => {
 });
 
 test('no console error and no request to another origin', async () => {
-  const { page, context, errors, requests } = await openApp(browser, `${server.url}?view=scaling&method=none,linear,ntk,dynamic,yarn,longrope,llama3`);
+  const { page, context, errors, requests } = await openApp(app.browser, `${app.server.url}?view=scaling&method=none,linear,ntk,dynamic,yarn,longrope,llama3`);
   await page.locator('#ctl-preset').selectOption('GPT-J-6B');
   await page.getByRole('button', { name: /YaRN on LLaMA-2/ }).click();
   await settle(page);
   assert.deepEqual(errors, []);
-  const foreign = requests.filter((u) => !u.startsWith(server.origin) && !u.startsWith('data:') && !u.startsWith('blob:'));
+  const foreign = requests.filter((u) => !u.startsWith(app.server.origin) && !u.startsWith('data:') && !u.startsWith('blob:'));
   assert.deepEqual(foreign, []);
   await context.close();
 });

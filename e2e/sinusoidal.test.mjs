@@ -1,20 +1,11 @@
 // End-to-end specs for the Sinusoidal view, against the `trunk build --release` output served
 // on 127.0.0.1. Each test asserts what a user would check.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { startServer, launch, openApp, settle, canvasData, slide, query, paints } from './support.mjs';
+import { useApp, openApp, settle, canvasData, slide, query, paints } from './support.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const app = useApp();
 
 /** The sinusoidal table by its definition, in JS doubles. */
 function pe(pos, col, d, base, layout = 'interleaved') {
@@ -33,7 +24,7 @@ function pe(pos, col, d, base, layout = 'interleaved') {
 }
 
 test('every slider changes the heatmap pixels and the URL', async () => {
-  const { page, context, errors } = await openApp(browser, `${server.url}?seq_len=64&d_model=32`);
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?seq_len=64&d_model=32`);
   const moves = [
     ['#ctl-seq_len', 100, 'seq_len', '100'],
     ['#ctl-d_model', 48, 'd_model', '48'],
@@ -56,8 +47,8 @@ test('every slider changes the heatmap pixels and the URL', async () => {
 });
 
 test('a pasted URL restores every control', async () => {
-  const url = `${server.url}?view=sinusoidal&seq_len=300&d_model=65&base=2500&layout=concat&cols=3,10&p0=120&offset=9`;
-  const { page, context } = await openApp(browser, url);
+  const url = `${app.server.url}?view=sinusoidal&seq_len=300&d_model=65&base=2500&layout=concat&cols=3,10&p0=120&offset=9`;
+  const { page, context } = await openApp(app.browser, url);
   const num = (name) => page.locator(`[data-control="${name}"] .num`).inputValue();
   assert.equal(await num('seq_len'), '300');
   assert.equal(await num('d_model'), '65');
@@ -76,7 +67,7 @@ test('a pasted URL restores every control', async () => {
 });
 
 test('invalid URL values are clamped with a visible notice', async () => {
-  const { page, context, errors } = await openApp(browser, `${server.url}?seq_len=999999&d_model=abc&base=-3`);
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?seq_len=999999&d_model=abc&base=-3`);
   const notice = await page.locator('.notices').innerText();
   assert.match(notice, /seq_len/);
   assert.match(notice, /d_model/);
@@ -89,7 +80,7 @@ test('invalid URL values are clamped with a visible notice', async () => {
 });
 
 test('a clicked heatmap column appears in the curves', async () => {
-  const { page, context } = await openApp(browser, `${server.url}?seq_len=64&d_model=16`);
+  const { page, context } = await openApp(app.browser, `${app.server.url}?seq_len=64&d_model=16`);
   const canvas = page.locator('[data-panel="pe-heatmap"] canvas');
   const [x0, y0, x1, y1] = (await canvas.getAttribute('data-plot')).split(',').map(Number);
   const col = 5;
@@ -122,7 +113,7 @@ test('the downloaded heatmap CSV equals the encoding', async () => {
     { seq_len: 200, d_model: 64, base: 500, layout: 'concat' },
   ];
   for (const c of cases) {
-    const { page, context } = await openApp(browser, `${server.url}?seq_len=${c.seq_len}&d_model=${c.d_model}&base=${c.base}&layout=${c.layout}`);
+    const { page, context } = await openApp(app.browser, `${app.server.url}?seq_len=${c.seq_len}&d_model=${c.d_model}&base=${c.base}&layout=${c.layout}`);
     const file = await download(page, page.locator('[data-panel="pe-heatmap"] .exports button', { hasText: /^CSV$/ }));
     assert.match(file.name, /\.csv$/);
     const lines = fs.readFileSync(file.path, 'utf8').trimEnd().split('\n');
@@ -143,7 +134,7 @@ test('the downloaded heatmap CSV equals the encoding', async () => {
 });
 
 test('large matrices also export as NPY (float32, C order)', async () => {
-  const { page, context } = await openApp(browser, `${server.url}?seq_len=2048&d_model=512`);
+  const { page, context } = await openApp(app.browser, `${app.server.url}?seq_len=2048&d_model=512`);
   const file = await download(page, page.locator('[data-panel="pe-heatmap"] .exports button', { hasText: /^NPY$/ }));
   const bytes = fs.readFileSync(file.path);
   assert.equal(bytes.subarray(0, 6).toString('latin1'), '\x93NUMPY');
@@ -162,7 +153,7 @@ test('large matrices also export as NPY (float32, C order)', async () => {
 test('every panel exports PNG and CSV', async () => {
   for (const panel of ['pe-heatmap', 'pe-curves', 'pe-spectrum', 'pe-similarity', 'pe-offset', 'pe-index']) {
     // A page per panel: headless Chromium stops delivering downloads after ten on one page.
-    const { page, context } = await openApp(browser, `${server.url}?seq_len=32&d_model=16&embed=1&panel=${panel}`);
+    const { page, context } = await openApp(app.browser, `${app.server.url}?seq_len=32&d_model=16&embed=1&panel=${panel}`);
     const bar = page.locator(`[data-panel="${panel}"] .exports`).first();
     const png = await download(page, bar.locator('button', { hasText: /^PNG$/ }));
     const head = fs.readFileSync(png.path).subarray(1, 4).toString('latin1');
@@ -177,20 +168,20 @@ test('every panel exports PNG and CSV', async () => {
 });
 
 test('embed mode shows one panel without site chrome', async () => {
-  const { page, context } = await openApp(browser, `${server.url}?embed=1&panel=pe-curves`);
+  const { page, context } = await openApp(app.browser, `${app.server.url}?embed=1&panel=pe-curves`);
   assert.equal(await page.locator('section[data-panel]').count(), 1);
   assert.equal(await page.locator('[data-panel="pe-curves"]').count(), 1);
   assert.equal(await page.locator('.site-header').count(), 0);
   assert.equal(await page.locator('.controls').count(), 1);
   await context.close();
-  const hidden = await openApp(browser, `${server.url}?embed=1&panel=pe-similarity&controls=0`);
+  const hidden = await openApp(app.browser, `${app.server.url}?embed=1&panel=pe-similarity&controls=0`);
   assert.equal(await hidden.page.locator('section[data-panel]').count(), 1);
   assert.equal(await hidden.page.locator('input[type="range"]').count(), 0, 'controls=0 hides every control');
   await hidden.context.close();
 });
 
 test('the page logs no console error and requests nothing from another origin', async () => {
-  const { page, context, errors, requests } = await openApp(browser, `${server.url}?seq_len=512&d_model=256`);
+  const { page, context, errors, requests } = await openApp(app.browser, `${app.server.url}?seq_len=512&d_model=256`);
   // Exercise every panel: hover, click, move each panel control.
   const heat = page.locator('[data-panel="pe-heatmap"] canvas');
   await heat.hover({ position: { x: 200, y: 100 } });
@@ -201,13 +192,13 @@ test('the page logs no console error and requests nothing from another origin', 
   await settle(page);
   assert.ok((await paints(page)) >= 8);
   assert.deepEqual(errors, []);
-  const foreign = requests.filter((u) => !u.startsWith(server.origin) && !u.startsWith('data:') && !u.startsWith('blob:'));
+  const foreign = requests.filter((u) => !u.startsWith(app.server.origin) && !u.startsWith('data:') && !u.startsWith('blob:'));
   assert.deepEqual(foreign, []);
   await context.close();
 });
 
 test('odd widths show a lone sin column and a non-zero offset residual', async () => {
-  const { page, context } = await openApp(browser, `${server.url}?seq_len=64&d_model=7&offset=5`);
+  const { page, context } = await openApp(app.browser, `${app.server.url}?seq_len=64&d_model=7&offset=5`);
   const residual = Number(await page.locator('[data-panel="pe-offset"] .residual').getAttribute('data-residual'));
   assert.ok(residual > 1e-3, `residual ${residual}`);
   const table = await page.locator('[data-panel="pe-index"] table').innerText();

@@ -4,6 +4,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const DIST = path.resolve(process.env.PE_LAB_DIST || 'dist');
@@ -107,4 +108,21 @@ export async function slide(page, selector, value) {
 
 export function query(page) {
   return new URL(page.url()).searchParams;
+}
+
+/**
+ * Starts a loopback server over dist/ and one Chromium for the calling spec file, and stops
+ * both when it ends. Read `app.server` and `app.browser` inside tests.
+ */
+export function useApp() {
+  const app = {};
+  before(async () => {
+    app.server = await startServer();
+    app.browser = await launch();
+  });
+  after(async () => {
+    await app.browser?.close();
+    await app.server?.close();
+  });
+  return app;
 }
