@@ -4,7 +4,7 @@
 
 use pe_lab::encoding::{Layout, Sinusoid};
 use pe_lab::render::colormap::ColorMap;
-use pe_lab::state::{AppState, Notices};
+use pe_lab::state::AppState;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement, HtmlInputElement};
@@ -153,6 +153,5 @@ async fn notices_list_what_the_url_adjusted() {
         text.contains("seq_len") && text.contains("layout"),
         "{text}"
     );
-    let _ = Notices::default();
     host.remove();
 }

@@ -5,55 +5,14 @@
 //! `dot(PE[p], PE[q]) = Σ_i cos((p−q)·ω_i)` plus, for an odd width, the lone last sin column's
 //! `sin(pω)·sin(qω)`. The sum depends on `p − q` only and is computed once per offset.
 
-use super::series::RESEED_EVERY;
+use super::series::weighted_series;
 use super::sinusoidal::{column_of, ColumnKind, Sinusoid};
 
 /// `g(k) = Σ_i cos(k·ω_i)` for `k = 0, step, 2·step, …, (count−1)·step`.
-///
-/// The cosine-only case of [`weighted_series`](super::series::weighted_series), kept separate
-/// because it is the hot path of the largest similarity curve (8192 positions × 2048 pairs)
-/// and runs a third faster without the weights.
 pub fn cos_sum_series(omegas: &[f64], step: usize, count: usize) -> Vec<f64> {
-    let mut out = vec![0.0; count];
-    // Pad to whole lanes of four with zero-frequency terms removed from the sum below.
-    let n = omegas.len();
-    let lanes = n.div_ceil(4) * 4;
-    let mut cd = vec![1.0; lanes];
-    let mut sd = vec![0.0; lanes];
-    for (j, w) in omegas.iter().enumerate() {
-        let (s, c) = (step as f64 * w).sin_cos();
-        cd[j] = c;
-        sd[j] = s;
-    }
-    let mut c = vec![0.0; lanes];
-    let mut s = vec![0.0; lanes];
-    for (chunk_index, chunk) in out.chunks_mut(RESEED_EVERY).enumerate() {
-        let k0 = (chunk_index * RESEED_EVERY * step) as f64;
-        for (j, w) in omegas.iter().enumerate() {
-            let (sv, cv) = (k0 * w).sin_cos();
-            c[j] = cv;
-            s[j] = sv;
-        }
-        for cell in chunk.iter_mut() {
-            // Four independent partial sums: the loop vectorises (wasm simd128) and pipelines.
-            let mut acc = [0.0f64; 4];
-            for (((c4, s4), cd4), sd4) in c
-                .chunks_exact_mut(4)
-                .zip(s.chunks_exact_mut(4))
-                .zip(cd.chunks_exact(4))
-                .zip(sd.chunks_exact(4))
-            {
-                for l in 0..4 {
-                    acc[l] += c4[l];
-                    let cn = c4[l] * cd4[l] - s4[l] * sd4[l];
-                    s4[l] = s4[l] * cd4[l] + c4[l] * sd4[l];
-                    c4[l] = cn;
-                }
-            }
-            *cell = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-        }
-    }
-    out
+    let ones = vec![1.0; omegas.len()];
+    let zeros = vec![0.0; omegas.len()];
+    weighted_series(omegas, &ones, &zeros, step as f64, count)
 }
 
 /// Dot products between positions of a sinusoidal table, without building the table.

@@ -146,6 +146,25 @@ pub struct LineChart {
 }
 
 impl LineChart {
+    /// A chart whose y range encloses every series, with no bands.
+    pub fn fitted(
+        x_label: &str,
+        y_label: &str,
+        x_range: (f64, f64),
+        series: Vec<Series>,
+        y_log: bool,
+    ) -> LineChart {
+        LineChart {
+            x_label: x_label.to_string(),
+            y_label: y_label.to_string(),
+            x_range,
+            y_range: fit_y_range(&series, y_log),
+            y_log,
+            series,
+            bands: Vec::new(),
+        }
+    }
+
     /// Maps a y value onto the drawn axis.
     pub fn y_axis_value(&self, y: f64) -> f64 {
         if self.y_log {

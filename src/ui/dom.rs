@@ -23,19 +23,6 @@ pub fn replace_query(query: &str) {
     let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
 }
 
-/// The full permalink of a query string.
-pub fn permalink(query: &str) -> String {
-    let Some(w) = window() else {
-        return format!("?{query}");
-    };
-    let loc = w.location();
-    format!(
-        "{}{}?{query}",
-        loc.origin().unwrap_or_default(),
-        loc.pathname().unwrap_or_default()
-    )
-}
-
 pub fn device_pixel_ratio() -> f64 {
     window()
         .map(|w| w.device_pixel_ratio())

@@ -228,15 +228,13 @@ fn T5Panel(bs: Memo<BiasState>) -> impl IntoView {
                 px,
                 SeriesStyle::Line,
             )];
-            let chart = LineChart {
-                x_label: "relative position (key − query)".into(),
-                y_label: "bucket".into(),
-                x_range: (rel[0], rel[rel.len() - 1]),
-                y_range: fit_y_range(&series, false),
-                y_log: false,
+            let chart = LineChart::fitted(
+                "relative position (key − query)",
+                "bucket",
+                (rel[0], rel[rel.len() - 1]),
                 series,
-                bands: vec![],
-            };
+                false,
+            );
             paint_lines(p, &chart)
         })
     };

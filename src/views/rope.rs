@@ -8,9 +8,7 @@ use plotters::prelude::*;
 use crate::encoding::rope::{mean_random_weights, su_bound_series, Rope, ScoreWeights};
 use crate::export::csv;
 use crate::format::sig;
-use crate::render::charts::{
-    draw_heatmap_frame, fit_y_range, series_colour, LineChart, PlotRect, SeriesStyle,
-};
+use crate::render::charts::{draw_heatmap_frame, series_colour, LineChart, PlotRect, SeriesStyle};
 use crate::render::colormap::ColorMap;
 use crate::render::envelope::{display_stride, TERMS_PER_FRAME};
 use crate::render::raster::{AxisSamples, SampledGrid};
@@ -587,15 +585,13 @@ fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
                 });
             }
         });
-        let chart = LineChart {
-            x_label: "distance d = m − n".into(),
-            y_label: "score q·k after rotation".into(),
-            x_range: (0.0, dmax.max(1) as f64),
-            y_range: fit_y_range(&series, false),
-            y_log: false,
+        let chart = LineChart::fitted(
+            "distance d = m − n",
+            "score q·k after rotation",
+            (0.0, dmax.max(1) as f64),
             series,
-            bands: vec![],
-        };
+            false,
+        );
         paint_lines(p, &chart)
     };
     let on_queries = move |ev: leptos::ev::Event| {
@@ -809,15 +805,13 @@ fn DecayPanel(m: RopeMemos) -> impl IntoView {
                     )
                 })
                 .collect();
-            let chart = LineChart {
-                x_label: "relative distance".into(),
-                y_label: "value".into(),
-                x_range: (0.0, n.max(1) as f64),
-                y_range: fit_y_range(&series, false),
-                y_log: false,
+            let chart = LineChart::fitted(
+                "relative distance",
+                "value",
+                (0.0, n.max(1) as f64),
                 series,
-                bands: vec![],
-            };
+                false,
+            );
             paint_lines(p, &chart)
         })
     };
@@ -890,15 +884,13 @@ fn WavelengthPanel(m: RopeMemos) -> impl IntoView {
                     SeriesStyle::Line,
                 ),
             ];
-            let chart = LineChart {
-                x_label: "pair j".into(),
-                y_label: "positions (log scale)".into(),
-                x_range: (0.0, pairs.saturating_sub(1).max(1) as f64),
-                y_range: fit_y_range(&series, true),
-                y_log: true,
+            let chart = LineChart::fitted(
+                "pair j",
+                "positions (log scale)",
+                (0.0, pairs.saturating_sub(1).max(1) as f64),
                 series,
-                bands: vec![],
-            };
+                true,
+            );
             paint_lines(p, &chart)
         })
     };

@@ -407,15 +407,13 @@ fn SpectrumPanel(
                     SeriesStyle::Line,
                 ),
             ];
-            let chart = LineChart {
-                x_label: "pair index i".into(),
-                y_label: "value (log scale)".into(),
-                x_range: (0.0, pairs.saturating_sub(1).max(1) as f64),
-                y_range: fit_y_range(&series, true),
-                y_log: true,
+            let chart = LineChart::fitted(
+                "pair index i",
+                "value (log scale)",
+                (0.0, pairs.saturating_sub(1).max(1) as f64),
                 series,
-                bands: vec![],
-            };
+                true,
+            );
             paint_lines(p, &chart)
         })
     };
@@ -806,15 +804,13 @@ fn IndexPanel(pe: Memo<Sinusoid>, sv: Memo<SinusoidalState>) -> impl IntoView {
                     style,
                 ));
             }
-            let chart = LineChart {
-                x_label: "column".into(),
-                y_label: "wavelength (positions, log)".into(),
-                x_range: (0.0, d.saturating_sub(1).max(1) as f64),
-                y_range: fit_y_range(&series, true),
-                y_log: true,
+            let chart = LineChart::fitted(
+                "column",
+                "wavelength (positions, log)",
+                (0.0, d.saturating_sub(1).max(1) as f64),
                 series,
-                bands: vec![],
-            };
+                true,
+            );
             paint_lines(p, &chart)
         })
     };
