@@ -171,9 +171,7 @@ impl Parser<'_> {
             self.at += 1;
         }
         let text = std::str::from_utf8(&self.bytes[start..self.at]).unwrap_or("");
-        text.parse::<f64>()
-            .ok()
-            .filter(|v| v.is_finite())
+        crate::format::parse_decimal(text)
             .map(Json::Number)
             .ok_or_else(|| self.error("malformed number"))
     }

@@ -43,6 +43,21 @@ pub fn f16_to_f32(h: u16) -> f32 {
     f32::from_bits(bits)
 }
 
+/// One CSV cell as f32 (`Err` for anything that is not a number). `inf` and `nan`, which
+/// NumPy writes, read as NaN so that the table check names the cell as not finite.
+fn parse_cell(cell: &str) -> Result<f32, ()> {
+    let cell = cell.trim();
+    if let Some(v) = crate::format::parse_decimal(cell) {
+        return Ok(v as f32);
+    }
+    let word = cell.trim_start_matches(['+', '-']).to_ascii_lowercase();
+    if matches!(word.as_str(), "inf" | "infinity" | "nan") {
+        Ok(f32::NAN)
+    } else {
+        Err(())
+    }
+}
+
 impl Table {
     pub fn row(&self, pos: usize) -> &[f32] {
         &self.data[pos * self.cols..(pos + 1) * self.cols]
@@ -197,8 +212,7 @@ impl Table {
             if line.is_empty() {
                 continue;
             }
-            let parsed: Result<Vec<f32>, _> =
-                line.split(',').map(|c| c.trim().parse::<f32>()).collect();
+            let parsed: Result<Vec<f32>, _> = line.split(',').map(parse_cell).collect();
             match parsed {
                 Ok(values) => {
                     if rows == 0 {
@@ -281,6 +295,34 @@ fn dot_f32(a: &[f32], b: &[f32]) -> f32 {
     acc.iter().sum::<f32>() + tail
 }
 
+/// Dot products of `a` with four rows at once: `a` is read once for all four.
+fn dot4_f32(a: &[f32], rows: [&[f32]; 4]) -> [f32; 4] {
+    let n = a.len();
+    let [r0, r1, r2, r3] = rows.map(|r| &r[..n]);
+    let mut acc = [[0.0f32; 4]; 4];
+    let chunks = a
+        .chunks_exact(4)
+        .zip(r0.chunks_exact(4))
+        .zip(r1.chunks_exact(4))
+        .zip(r2.chunks_exact(4))
+        .zip(r3.chunks_exact(4));
+    for ((((x, y0), y1), y2), y3) in chunks {
+        for l in 0..4 {
+            acc[0][l] += x[l] * y0[l];
+            acc[1][l] += x[l] * y1[l];
+            acc[2][l] += x[l] * y2[l];
+            acc[3][l] += x[l] * y3[l];
+        }
+    }
+    let tail = n - n % 4;
+    let mut out = [0.0f32; 4];
+    for (r, row) in [r0, r1, r2, r3].iter().enumerate() {
+        let t: f32 = a[tail..].iter().zip(&row[tail..]).map(|(x, y)| x * y).sum();
+        out[r] = acc[r].iter().sum::<f32>() + t;
+    }
+    out
+}
+
 /// The same for f64, with four partial sums.
 fn dot_f64(a: &[f64], b: &[f64]) -> f64 {
     let mut acc = [0.0f64; 4];
@@ -321,14 +363,38 @@ impl CosineMatrix {
         let unit = table.unit_rows();
         let c = table.cols;
         let n = positions.len();
+        // The sampled unit rows, contiguous.
+        let rows: Vec<f32> = positions
+            .iter()
+            .flat_map(|&p| unit[p * c..(p + 1) * c].iter().copied())
+            .collect();
+        let row = |i: usize| &rows[i * c..(i + 1) * c];
         let mut values = vec![0.0; n * n];
-        for (a, &pa) in positions.iter().enumerate() {
-            let ra = &unit[pa * c..(pa + 1) * c];
-            for (b, &pb) in positions.iter().enumerate().skip(a) {
-                let rb = &unit[pb * c..(pb + 1) * c];
-                let dot = dot_f32(ra, rb);
-                values[a * n + b] = dot as f64;
-                values[b * n + a] = dot as f64;
+        // Upper triangle, row by row (sequential writes), four columns per pass over row a.
+        for a in 0..n {
+            let ra = row(a);
+            let out = &mut values[a * n..(a + 1) * n];
+            let mut b = a;
+            while b + 4 <= n {
+                let d = dot4_f32(ra, [row(b), row(b + 1), row(b + 2), row(b + 3)]);
+                for (l, v) in d.iter().enumerate() {
+                    out[b + l] = *v as f64;
+                }
+                b += 4;
+            }
+            for b in b..n {
+                out[b] = dot_f32(ra, row(b)) as f64;
+            }
+        }
+        // Mirror into the lower triangle in tiles, so that both sides stay in cache.
+        const TILE: usize = 32;
+        for ta in (0..n).step_by(TILE) {
+            for tb in (ta..n).step_by(TILE) {
+                for a in ta..(ta + TILE).min(n) {
+                    for b in tb.max(a + 1)..(tb + TILE).min(n) {
+                        values[b * n + a] = values[a * n + b];
+                    }
+                }
             }
         }
         CosineMatrix { positions, values }

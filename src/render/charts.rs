@@ -45,10 +45,16 @@ impl Theme {
         (css_px * self.scale).round().max(1.0) as u32
     }
 
-    fn font(&self, css_px: f64) -> TextStyle<'static> {
-        ("sans-serif", css_px * self.scale)
-            .into_font()
-            .color(&self.text)
+    /// Sans-serif text of `css_px` CSS pixels in the text colour.
+    pub fn font(&self, css_px: f64) -> TextStyle<'static> {
+        // The enum, not the string "sans-serif": plotters' `From<&str>` lower-cases with the
+        // Unicode tables, which would ship in the wasm for nothing.
+        FontDesc::new(
+            FontFamily::SansSerif,
+            css_px * self.scale,
+            FontStyle::Normal,
+        )
+        .color(&self.text)
     }
 }
 
@@ -296,7 +302,7 @@ pub fn draw_line_chart<DB: DrawingBackend>(
             )
         };
         let colour = s.colour;
-        let drawn = match s.style {
+        match s.style {
             SeriesStyle::Line => {
                 let mapped: Vec<Column> = s
                     .columns
@@ -329,23 +335,65 @@ pub fn draw_line_chart<DB: DrawingBackend>(
                 }))?
             }
         };
-        let legend_len = theme.px(18.0) as i32;
-        drawn.label(s.name.as_str()).legend(move |(x, y)| {
-            PathElement::new(
-                vec![(x, y), (x + legend_len, y)],
-                colour.stroke_width(stroke),
-            )
-        });
     }
-    if !chart.series.is_empty() {
-        ctx.configure_series_labels()
-            .background_style(theme.background.mix(0.85))
-            .border_style(theme.grid)
-            .label_font(theme.font(12.0))
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()?;
-    }
+    draw_legend(
+        &ctx.plotting_area().strip_coord_spec(),
+        &chart.series,
+        theme,
+    )?;
     Ok(rect_of(&ctx))
+}
+
+/// The series names with a line of their colour, in a box at the upper right of the plot.
+fn draw_legend<DB: DrawingBackend>(
+    plot: &DrawingArea<DB, Shift>,
+    series: &[Series],
+    theme: &Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    if series.is_empty() {
+        return Ok(());
+    }
+    let font = theme.font(12.0);
+    let pad = theme.px(6.0) as i32;
+    let swatch = theme.px(18.0) as i32;
+    let line_h = theme.px(16.0) as i32;
+    let text_w = series
+        .iter()
+        .map(|s| {
+            plot.estimate_text_size(&s.name, &font)
+                .map(|(w, _)| w as i32)
+        })
+        .try_fold(0, |m, w| w.map(|w| m.max(w)))?;
+    let (width, _) = plot.dim_in_pixel();
+    let box_w = pad * 3 + swatch + text_w;
+    let box_h = pad * 2 + line_h * series.len() as i32;
+    let x0 = width as i32 - box_w - pad;
+    let y0 = pad;
+    plot.draw(&Rectangle::new(
+        [(x0, y0), (x0 + box_w, y0 + box_h)],
+        theme.background.mix(0.85).filled(),
+    ))?;
+    plot.draw(&Rectangle::new(
+        [(x0, y0), (x0 + box_w, y0 + box_h)],
+        theme.grid,
+    ))?;
+    let centre = plotters::style::text_anchor::Pos::new(
+        plotters::style::text_anchor::HPos::Left,
+        plotters::style::text_anchor::VPos::Center,
+    );
+    for (n, s) in series.iter().enumerate() {
+        let y = y0 + pad + line_h * n as i32 + line_h / 2;
+        plot.draw(&PathElement::new(
+            vec![(x0 + pad, y), (x0 + pad + swatch, y)],
+            s.colour.stroke_width(theme.px(2.0)),
+        ))?;
+        plot.draw(&Text::new(
+            s.name.as_str(),
+            (x0 + pad * 2 + swatch, y),
+            font.pos(centre),
+        ))?;
+    }
+    Ok(())
 }
 
 /// A colour bar beside a heatmap.

@@ -70,8 +70,7 @@ pub struct FloatSpec {
 }
 
 fn parse_number(raw: &str) -> Option<f64> {
-    let v: f64 = raw.trim().parse().ok()?;
-    v.is_finite().then_some(v)
+    crate::format::parse_decimal(raw)
 }
 
 impl IntSpec {

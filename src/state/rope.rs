@@ -143,8 +143,8 @@ pub fn parse_vector(raw: &str, len: usize) -> Result<Vec<f64>, String> {
         if out.len() >= 4096 {
             return Err("more than 4096 numbers".into());
         }
-        match part.parse::<f64>() {
-            Ok(v) if v.is_finite() => out.push(v),
+        match crate::format::parse_decimal(part) {
+            Some(v) => out.push(v),
             _ => return Err(format!("“{}” is not a number", shorten(part, 16))),
         }
     }
@@ -432,8 +432,8 @@ fn read_list(name: &str, raw: Option<String>, notices: &mut Notices) -> Option<V
     let raw = raw?;
     let mut out = Vec::new();
     for part in raw.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        match part.parse::<f64>() {
-            Ok(v) if v.is_finite() && v > 0.0 && out.len() < 256 => out.push(v),
+        match crate::format::parse_decimal(part) {
+            Some(v) if v > 0.0 && out.len() < 256 => out.push(v),
             _ => {
                 notices.push(
                     name,

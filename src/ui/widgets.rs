@@ -13,6 +13,7 @@ use super::dom;
 use crate::format::sig;
 use crate::render::charts::{PlotRect, Theme};
 use crate::state::params::{FloatSpec, IntSpec};
+use crate::state::AppState;
 
 /// What a range control needs to know about its parameter.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -100,15 +101,15 @@ pub fn RangeControl(
         }
     };
     let on_range = move |ev: leptos::ev::Event| {
-        if let Ok(x) = event_target_value(&ev).parse::<f64>() {
+        if let Some(x) = crate::format::parse_decimal(&event_target_value(&ev)) {
             message.set(None);
             on_change.run(from_slider(x).clamp(spec.min, upper()));
         }
     };
     let on_number = move |ev: leptos::ev::Event| {
         let raw = event_target_value(&ev);
-        match raw.trim().parse::<f64>() {
-            Ok(v) if v.is_finite() => {
+        match crate::format::parse_decimal(&raw) {
+            Some(v) => {
                 let v = if spec.integer { v.round() } else { v };
                 let clamped = v.clamp(spec.min, upper());
                 message.set((clamped != v).then(|| {
@@ -174,6 +175,48 @@ pub fn RangeControl(
             <p class="control-msg" role="status">{move || message.get()}</p>
         </div>
     }
+}
+
+fn no_tighter_max(_: &AppState) -> f64 {
+    f64::INFINITY
+}
+
+/// A [`RangeControl`] bound to one field of the application state by two plain functions.
+/// They are `fn` pointers, not closures, so that every control shares one compiled body: a
+/// closure per control would cost the wasm download about a kilobyte each.
+#[component]
+pub fn StateRange(
+    #[prop(into)] spec: RangeSpec,
+    /// Reads the value from the state.
+    get: fn(&AppState) -> f64,
+    /// Writes an already clamped value into the state.
+    put: fn(&mut AppState, f64),
+    /// A tighter upper bound that depends on other controls.
+    #[prop(default = no_tighter_max)]
+    max: fn(&AppState) -> f64,
+) -> impl IntoView {
+    let state = use_context::<AppCtx>().expect("AppCtx").state;
+    let value = Memo::new(move |_| state.with(get));
+    let upper = Memo::new(move |_| state.with(max));
+    let on_change = Callback::new(move |v: f64| state.update(|s| put(s, v)));
+    view! { <RangeControl spec=spec value=value max=upper on_change=on_change/> }
+}
+
+/// A [`Choice`] bound to the application state by two plain functions (see [`StateRange`]).
+#[component]
+pub fn StateChoice(
+    name: &'static str,
+    label: &'static str,
+    options: Vec<(&'static str, &'static str)>,
+    /// The chosen option's value, read from the state.
+    get: fn(&AppState) -> &'static str,
+    /// Writes the chosen option's value into the state.
+    put: fn(&mut AppState, &str),
+) -> impl IntoView {
+    let state = use_context::<AppCtx>().expect("AppCtx").state;
+    let value = Memo::new(move |_| state.with(get).to_string());
+    let on_change = Callback::new(move |v: String| state.update(|s| put(s, &v)));
+    view! { <Choice name=name label=label options=options value=value on_change=on_change/> }
 }
 
 /// A set of radio buttons for one choice.

@@ -12,7 +12,7 @@ use crate::render::raster::{AxisSamples, SampledGrid};
 use crate::state::more::{BiasState, BIAS_LEN, BUCKETS, HEAD, HEADS, MAX_DISTANCE};
 use crate::ui::app::AppCtx;
 use crate::ui::export;
-use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel, RangeControl};
+use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, StateChoice, StateRange};
 use crate::views::common::{heatmap_frame, line_series, paint_lines, select_state, ExportButtons};
 
 /// The relative-bias view.
@@ -22,13 +22,7 @@ pub fn BiasView() -> impl IntoView {
     let state = ctx.state;
     let bs = select_state(state, |s| s.bias.clone());
     let slopes = Memo::new(move |_| alibi_slopes(bs.with(|b| b.heads)));
-    let set = move |f: &dyn Fn(&mut BiasState)| state.update(|s| f(&mut s.bias));
     let show_controls = state.with_untracked(|s| s.show_controls);
-    let int = |spec: crate::state::params::IntSpec,
-               get: fn(&BiasState) -> f64,
-               put: fn(&mut BiasState, f64)| {
-        view! { <RangeControl spec=spec.into() value=Signal::derive(move || bs.with(get)) on_change=Callback::new(move |v: f64| set(&|s| put(s, v)))/> }
-    };
     view! {
         <div class="view view-bias">
             <div class="view-intro">
@@ -39,16 +33,14 @@ pub fn BiasView() -> impl IntoView {
             </div>
             {show_controls.then(|| view! {
                 <div class="controls" role="group" aria-label="Relative bias controls">
-                    {int(HEADS, |b| b.heads as f64, |b, v| b.heads = v as usize)}
-                    <RangeControl spec=HEAD.into() value=Signal::derive(move || bs.with(|b| b.head_in_range() as f64))
-                        max=Signal::derive(move || bs.with(|b| b.heads as f64 - 1.0))
-                        on_change=Callback::new(move |v: f64| set(&|s| s.head = v as usize))/>
-                    {int(BIAS_LEN, |b| b.seq_len as f64, |b, v| b.seq_len = v as usize)}
-                    {int(BUCKETS, |b| b.buckets as f64, |b, v| b.buckets = v as u32)}
-                    {int(MAX_DISTANCE, |b| b.max_distance as f64, |b, v| b.max_distance = v as u32)}
-                    <Choice name="bidirectional" label="T5 attention" options=vec![("true", "Bidirectional (encoder)"), ("false", "Causal (decoder)")]
-                        value=Signal::derive(move || bs.with(|b| b.bidirectional.to_string()))
-                        on_change=Callback::new(move |v: String| set(&|s| s.bidirectional = v == "true"))/>
+                    <StateRange spec=HEADS get=|s| s.bias.heads as f64 put=|s, v| s.bias.heads = v as usize/>
+                    <StateRange spec=HEAD get=|s| s.bias.head_in_range() as f64
+                        max=|s| s.bias.heads as f64 - 1.0 put=|s, v| s.bias.head = v as usize/>
+                    <StateRange spec=BIAS_LEN get=|s| s.bias.seq_len as f64 put=|s, v| s.bias.seq_len = v as usize/>
+                    <StateRange spec=BUCKETS get=|s| s.bias.buckets as f64 put=|s, v| s.bias.buckets = v as u32/>
+                    <StateRange spec=MAX_DISTANCE get=|s| s.bias.max_distance as f64 put=|s, v| s.bias.max_distance = v as u32/>
+                    <StateChoice name="bidirectional" label="T5 attention" options=vec![("true", "Bidirectional (encoder)"), ("false", "Causal (decoder)")]
+                        get=|s| if s.bias.bidirectional { "true" } else { "false" } put=|s, v| s.bias.bidirectional = v == "true"/>
                 </div>
             })}
             <div class="panels">

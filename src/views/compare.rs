@@ -13,7 +13,7 @@ use crate::render::charts::{LineChart, SeriesStyle};
 use crate::state::more::K_MAX;
 use crate::ui::app::AppCtx;
 use crate::ui::export;
-use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, RangeControl};
+use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, StateRange};
 use crate::views::common::{line_series, paint_lines, select_state, ExportButtons};
 use crate::views::learned::TableStore;
 
@@ -193,7 +193,7 @@ fn SimilarityPanel() -> impl IntoView {
     view! {
         <Panel id=ID title="How similar is position p to p + k?">
             {show_controls.then(|| view! {
-                <RangeControl spec=K_MAX.into() value=Signal::derive(move || k_max.get() as f64) on_change=Callback::new(move |v: f64| ctx.state.update(|s| s.compare.k_max = v as usize))/>
+                <StateRange spec=K_MAX get=|s| s.compare.k_max as f64 put=|s, v| s.compare.k_max = v as usize/>
             })}
             <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Similarity against offset up to {} for each scheme.", k_max.get())) paint=paint height=320.0/>
             <Show when=move || store.minilm.with(Option::is_none)>

@@ -22,7 +22,7 @@ use crate::state::more::{
 };
 use crate::ui::app::AppCtx;
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
-use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel, RangeControl};
+use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel, StateRange};
 use crate::views::common::{
     heatmap_frame, line_series, paint_lines, select, select_state, ExportButtons,
 };
@@ -219,11 +219,11 @@ pub fn LearnedView() -> impl IntoView {
                 <div class="controls" role="group" aria-label="Learned table controls">
                     <Choice name="table" label="Table" options=vec![("minilm", "all-MiniLM-L6-v2 (trained)"), ("random", "Random init N(0, 0.02²)"), ("file", "Local file")]
                         value=Signal::derive(move || source.get().name().to_string()) on_change=on_source/>
-                    <RangeControl spec=LEARNED_LEN.into() value=Signal::derive(move || seq_len.get() as f64) on_change=Callback::new(move |v: f64| set(&|s| s.seq_len = v as usize))/>
+                    <StateRange spec=LEARNED_LEN get=|s| s.learned.seq_len as f64 put=|s, v| s.learned.seq_len = v as usize/>
                     <Show when=move || source.get() == TableSource::Random>
-                        <RangeControl spec=LEARNED_SEED.into() value=Signal::derive(move || ls.with(|l| l.seed as f64)) on_change=Callback::new(move |v: f64| set(&|s| s.seed = v as u64))/>
-                        <RangeControl spec=TABLE_ROWS.into() value=Signal::derive(move || ls.with(|l| l.rows as f64)) on_change=Callback::new(move |v: f64| set(&|s| s.rows = v as usize))/>
-                        <RangeControl spec=TABLE_COLS.into() value=Signal::derive(move || ls.with(|l| l.cols as f64)) on_change=Callback::new(move |v: f64| set(&|s| s.cols = v as usize))/>
+                        <StateRange spec=LEARNED_SEED get=|s| s.learned.seed as f64 put=|s, v| s.learned.seed = v as u64/>
+                        <StateRange spec=TABLE_ROWS get=|s| s.learned.rows as f64 put=|s, v| s.learned.rows = v as usize/>
+                        <StateRange spec=TABLE_COLS get=|s| s.learned.cols as f64 put=|s, v| s.learned.cols = v as usize/>
                     </Show>
                     <Show when=move || source.get() == TableSource::File>
                         <FilePicker store=store/>
@@ -415,7 +415,7 @@ fn draw_wall(p: &Painter, rect: PlotRect, rows: usize, n: usize) {
         vec![(rect.x0, y), (rect.x1, y)],
         red.stroke_width(p.theme.px(3.0)),
     ));
-    let font = ("sans-serif", 14.0 * p.theme.scale).into_font().color(&red);
+    let font = p.theme.font(14.0).color(&red);
     let _ = area.draw(&Text::new(
         format!("no embedding past position {}", rows - 1),
         (rect.x0 + p.theme.px(8.0) as i32, y + p.theme.px(6.0) as i32),
@@ -513,11 +513,7 @@ fn PcaPanel(m: LearnedMemos) -> impl IntoView {
                 });
             let (x0, x1) = usable_range(x0, x1);
             let (y0, y1) = usable_range(y0, y1);
-            let font = |s: f64| {
-                ("sans-serif", s * p.theme.scale)
-                    .into_font()
-                    .color(&p.theme.text)
-            };
+            let font = |s: f64| p.theme.font(s);
             let mut chart = ChartBuilder::on(&area)
                 .margin(p.theme.px(10.0))
                 .x_label_area_size(p.theme.px(38.0))

@@ -5,6 +5,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
 
+use crate::encoding::rope::PairLayout;
 use crate::encoding::rope::{mean_random_weights, su_bound_series, Rope, ScoreWeights};
 use crate::export::csv;
 use crate::format::sig;
@@ -17,7 +18,9 @@ use crate::state::{QkSource, RopeState};
 use crate::ui::app::AppCtx;
 use crate::ui::dom;
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
-use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel, RangeControl};
+use crate::ui::widgets::{
+    panel_visible, ChartCanvas, Choice, Painter, Panel, StateChoice, StateRange,
+};
 use crate::views::common::{
     heatmap_frame, line_series, paint_lines, select, select_state, stride_note, ExportButtons,
 };
@@ -83,19 +86,6 @@ pub fn RopeView() -> impl IntoView {
     };
     let set = move |f: &dyn Fn(&mut RopeState)| state.update(|s| f(&mut s.rope));
     let show_controls = state.with_untracked(|s| s.show_controls);
-    let on_head = Callback::new(move |v: f64| set(&|s| s.head_dim = (v as usize).max(2) & !1));
-    let on_theta = Callback::new(move |v: f64| set(&|s| s.theta = v));
-    let on_partial = Callback::new(move |v: f64| set(&|s| s.partial = v));
-    let on_seed = Callback::new(move |v: f64| set(&|s| s.seed = v as u64));
-    let on_max = Callback::new(move |v: f64| set(&|s| s.max_dist = v as usize));
-    let on_layout = Callback::new(move |v: String| {
-        let l = if v == "interleaved" {
-            crate::encoding::rope::PairLayout::Interleaved
-        } else {
-            crate::encoding::rope::PairLayout::Half
-        };
-        set(&|s| s.layout = l)
-    });
     let on_qk = Callback::new(move |v: String| {
         let src = QkSource::OPTIONS
             .iter()
@@ -163,16 +153,17 @@ pub fn RopeView() -> impl IntoView {
             </div>
             {show_controls.then(|| view! {
                 <div class="controls" role="group" aria-label="RoPE controls">
-                    <RangeControl spec=HEAD_DIM.into() value=Signal::derive(move || rs.with(|s| s.head_dim as f64)) on_change=on_head/>
-                    <RangeControl spec=THETA.into() value=Signal::derive(move || rs.with(|s| s.theta)) on_change=on_theta/>
-                    <RangeControl spec=PARTIAL.into() value=Signal::derive(move || rs.with(|s| s.partial)) on_change=on_partial/>
-                    <RangeControl spec=MAX_DIST.into() value=Signal::derive(move || max_dist.get() as f64) on_change=on_max/>
-                    <Choice name="layout" label="Pairing" options=vec![("interleaved", "Interleaved (2j, 2j+1)"), ("half", "Half-split (j, j + D/2)")]
-                        value=Signal::derive(move || rs.with(|s| s.layout.name().to_string())) on_change=on_layout/>
+                    <StateRange spec=HEAD_DIM get=|s| s.rope.head_dim as f64 put=|s, v| s.rope.head_dim = (v as usize).max(2) & !1/>
+                    <StateRange spec=THETA get=|s| s.rope.theta put=|s, v| s.rope.theta = v/>
+                    <StateRange spec=PARTIAL get=|s| s.rope.partial put=|s, v| s.rope.partial = v/>
+                    <StateRange spec=MAX_DIST get=|s| s.rope.max_dist as f64 put=|s, v| s.rope.max_dist = v as usize/>
+                    <StateChoice name="layout" label="Pairing" options=vec![("interleaved", "Interleaved (2j, 2j+1)"), ("half", "Half-split (j, j + D/2)")]
+                        get=|s| s.rope.layout.name()
+                        put=|s, v| s.rope.layout = if v == "interleaved" { PairLayout::Interleaved } else { PairLayout::Half }/>
                     <Choice name="qk" label="q and k" options=vec![("ones", "All ones"), ("random", "Random (seeded)"), ("custom", "Custom")]
                         value=Signal::derive(move || rs.with(|s| s.qk.name().to_string())) on_change=on_qk/>
                     <Show when=move || rs.with(|s| s.qk == QkSource::Random)>
-                        <RangeControl spec=SEED.into() value=Signal::derive(move || rs.with(|s| s.seed as f64)) on_change=on_seed/>
+                        <StateRange spec=SEED get=|s| s.rope.seed as f64 put=|s, v| s.rope.seed = v as u64/>
                     </Show>
                     <Show when=move || rs.with(|s| s.qk == QkSource::Custom)>
                         <VectorInput name="q" rs=rs/>
@@ -296,9 +287,7 @@ fn RotationPanel(m: RopeMemos) -> impl IntoView {
         let cell_w = w as f64 / cols as f64;
         let cell_h = h as f64 / rows as f64;
         let radius = (cell_w.min(cell_h) * 0.36).max(4.0);
-        let font = ("sans-serif", 12.0 * p.theme.scale)
-            .into_font()
-            .color(&p.theme.text);
+        let font = p.theme.font(12.0);
         let max_len = clocks
             .iter()
             .map(|c| c.3 .0.hypot(c.3 .1))
@@ -371,7 +360,6 @@ fn RotationPanel(m: RopeMemos) -> impl IntoView {
             handle.clear();
         }
     });
-    let on_pos = Callback::new(move |v: f64| ctx.state.update(|s| s.rope.pos = v as usize));
     let csv_cb = Callback::new(move |_| {
         let text = clocks.with_untracked(|cs| {
             let cols: Vec<Vec<f64>> = vec![
@@ -397,7 +385,7 @@ fn RotationPanel(m: RopeMemos) -> impl IntoView {
         <Panel id=ID title="Each pair is a clock">
             {show_controls.then(|| view! {
                 <div class="control-line">
-                    <RangeControl spec=POS.into() value=Signal::derive(move || pos.get() as f64) on_change=on_pos/>
+                    <StateRange spec=POS get=|s| s.rope.pos as f64 put=|s, v| s.rope.pos = v as usize/>
                     <button class="play" on:click=toggle disabled=reduced_motion aria-pressed=move || playing.get().to_string()>
                         {move || if reduced_motion { "Animation off (reduced motion)" } else if playing.get() { "⏸ Pause" } else { "▶ Play" }}
                     </button>

@@ -18,7 +18,7 @@ use crate::state::rope::{
 use crate::state::ScalingState;
 use crate::ui::app::AppCtx;
 use crate::ui::export;
-use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel, RangeControl};
+use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, StateChoice, StateRange};
 use crate::views::common::{line_series, paint_lines, select_state, stride_note, ExportButtons};
 
 /// The methods' frequencies, or why a method could not be applied.
@@ -57,15 +57,7 @@ pub fn ScalingView() -> impl IntoView {
                 .collect::<Results>()
         })
     });
-    let set = move |f: &dyn Fn(&mut ScalingState)| state.update(|s| f(&mut s.scaling));
     let show_controls = state.with_untracked(|s| s.show_controls);
-    let range = |spec: FloatSpec,
-                 get: fn(&ScalingState) -> f64,
-                 put: fn(&mut ScalingState, f64)| {
-        view! {
-            <RangeControl spec=spec.into() value=Signal::derive(move || ss.with(get)) on_change=Callback::new(move |v: f64| set(&|s| put(s, v)))/>
-        }
-    };
     let errors = move || {
         results.with(|rs| {
             rs.iter()
@@ -86,24 +78,21 @@ pub fn ScalingView() -> impl IntoView {
                 <div class="controls scaling-controls" role="group" aria-label="Context-extension controls">
                     <Presets/>
                     <MethodPicker/>
-                    <RangeControl spec=HEAD_DIM.into() value=Signal::derive(move || ss.with(|s| s.head_dim as f64))
-                        on_change=Callback::new(move |v: f64| set(&|s| s.head_dim = (v as usize).max(2) & !1))/>
-                    {range(THETA, |s| s.theta, |s, v| s.theta = v)}
-                    {range(PARTIAL, |s| s.partial, |s, v| s.partial = v)}
-                    {range(FACTOR, |s| s.factor, |s, v| s.factor = v)}
-                    <RangeControl spec=ORIG_CTX.into() value=Signal::derive(move || ss.with(|s| s.orig_ctx as f64))
-                        on_change=Callback::new(move |v: f64| set(&|s| s.orig_ctx = v as usize))/>
-                    <RangeControl spec=CUR_LEN.into() value=Signal::derive(move || ss.with(|s| s.seq_len as f64))
-                        on_change=Callback::new(move |v: f64| set(&|s| s.seq_len = v as usize))/>
-                    {range(BETA_FAST, |s| s.beta_fast, |s, v| s.beta_fast = v)}
-                    {range(BETA_SLOW, |s| s.beta_slow, |s, v| s.beta_slow = v)}
+                    <StateRange spec=HEAD_DIM get=|s| s.scaling.head_dim as f64 put=|s, v| s.scaling.head_dim = (v as usize).max(2) & !1/>
+                    <StateRange spec=THETA get=|s| s.scaling.theta put=|s, v| s.scaling.theta = v/>
+                    <StateRange spec=PARTIAL get=|s| s.scaling.partial put=|s, v| s.scaling.partial = v/>
+                    <StateRange spec=FACTOR get=|s| s.scaling.factor put=|s, v| s.scaling.factor = v/>
+                    <StateRange spec=ORIG_CTX get=|s| s.scaling.orig_ctx as f64 put=|s, v| s.scaling.orig_ctx = v as usize/>
+                    <StateRange spec=CUR_LEN get=|s| s.scaling.seq_len as f64 put=|s, v| s.scaling.seq_len = v as usize/>
+                    <StateRange spec=BETA_FAST get=|s| s.scaling.beta_fast put=|s, v| s.scaling.beta_fast = v/>
+                    <StateRange spec=BETA_SLOW get=|s| s.scaling.beta_slow put=|s, v| s.scaling.beta_slow = v/>
                     <OptionalNumber spec=ATTN_FACTOR get=|s| s.attn_factor put=|s, v| s.attn_factor = v/>
                     <OptionalNumber spec=MSCALE get=|s| s.mscale put=|s, v| s.mscale = v/>
                     <OptionalNumber spec=MSCALE_ALL_DIM get=|s| s.mscale_all_dim put=|s, v| s.mscale_all_dim = v/>
-                    <Choice name="truncate" label="YaRN truncate" options=vec![("true", "Round the range (default)"), ("false", "Exact range")]
-                        value=Signal::derive(move || ss.with(|s| s.truncate.to_string())) on_change=Callback::new(move |v: String| set(&|s| s.truncate = v == "true"))/>
-                    {range(LOW_FREQ, |s| s.low_freq_factor, |s, v| s.low_freq_factor = v)}
-                    {range(HIGH_FREQ, |s| s.high_freq_factor, |s, v| s.high_freq_factor = v)}
+                    <StateChoice name="truncate" label="YaRN truncate" options=vec![("true", "Round the range (default)"), ("false", "Exact range")]
+                        get=|s| if s.scaling.truncate { "true" } else { "false" } put=|s, v| s.scaling.truncate = v == "true"/>
+                    <StateRange spec=LOW_FREQ get=|s| s.scaling.low_freq_factor put=|s, v| s.scaling.low_freq_factor = v/>
+                    <StateRange spec=HIGH_FREQ get=|s| s.scaling.high_freq_factor put=|s, v| s.scaling.high_freq_factor = v/>
                     <FactorList name="short_factor"/>
                     <FactorList name="long_factor"/>
                     <ConfigPaste/>
@@ -178,8 +167,8 @@ fn OptionalNumber(
             ctx.state.update(|s| put(&mut s.scaling, None));
             return;
         }
-        match raw.parse::<f64>() {
-            Ok(v) if v.is_finite() => {
+        match crate::format::parse_decimal(raw) {
+            Some(v) => {
                 let c = spec.clamp(v);
                 message.set((c != v).then(|| {
                     format!(

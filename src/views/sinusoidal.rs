@@ -21,7 +21,7 @@ use crate::state::SinusoidalState;
 use crate::ui::app::AppCtx;
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
 use crate::ui::widgets::{
-    panel_visible, ChartCanvas, Choice, ExportBar, Painter, Panel, RangeControl,
+    panel_visible, ChartCanvas, ExportBar, Painter, Panel, StateChoice, StateRange,
 };
 use crate::views::common::{
     heatmap_frame, line_series, paint_lines, select, select_state, ExportButtons,
@@ -49,16 +49,7 @@ pub fn SinusoidalView() -> impl IntoView {
     let base = select(sv, |s| s.base);
     let layout = select(sv, |s| s.layout);
     let pe = Memo::new(move |_| Sinusoid::new(d_model.get(), base.get(), layout.get()));
-    let set = move |f: &dyn Fn(&mut SinusoidalState)| state.update(|s| f(&mut s.sinusoidal));
     let show_controls = state.with_untracked(|s| s.show_controls);
-
-    let on_seq_len = Callback::new(move |v: f64| set(&|s| s.seq_len = v as usize));
-    let on_d_model = Callback::new(move |v: f64| set(&|s| s.d_model = v as usize));
-    let on_base = Callback::new(move |v: f64| set(&|s| s.base = v));
-    let on_layout = Callback::new(move |v: String| {
-        let l = Layout::from_name(&v).unwrap_or_default();
-        set(&|s| s.layout = l)
-    });
 
     view! {
         <div class="view view-sinusoidal">
@@ -73,15 +64,15 @@ pub fn SinusoidalView() -> impl IntoView {
                 .then(|| {
                     view! {
                         <div class="controls" role="group" aria-label="Sinusoidal encoding controls">
-                            <RangeControl spec=SEQ_LEN.into() value=Signal::derive(move || seq_len.get() as f64) on_change=on_seq_len/>
-                            <RangeControl spec=D_MODEL.into() value=Signal::derive(move || d_model.get() as f64) on_change=on_d_model/>
-                            <RangeControl spec=BASE.into() value=base on_change=on_base/>
-                            <Choice
+                            <StateRange spec=SEQ_LEN get=|s| s.sinusoidal.seq_len as f64 put=|s, v| s.sinusoidal.seq_len = v as usize/>
+                            <StateRange spec=D_MODEL get=|s| s.sinusoidal.d_model as f64 put=|s, v| s.sinusoidal.d_model = v as usize/>
+                            <StateRange spec=BASE get=|s| s.sinusoidal.base put=|s, v| s.sinusoidal.base = v/>
+                            <StateChoice
                                 name="layout"
                                 label="Layout"
                                 options=vec![("interleaved", "Interleaved (sin, cos, sin, …)"), ("concat", "Concatenated [sin … | cos …]")]
-                                value=Signal::derive(move || layout.get().name().to_string())
-                                on_change=on_layout
+                                get=|s| s.sinusoidal.layout.name()
+                                put=|s, v| s.sinusoidal.layout = Layout::from_name(v).unwrap_or_default()
                             />
                         </div>
                     }
@@ -539,7 +530,6 @@ fn SimilarityPanel(
             paint_lines(p, &chart)
         })
     };
-    let on_p0 = Callback::new(move |v: f64| ctx.state.update(|s| s.sinusoidal.p0 = v as usize));
     let csv_matrix = Callback::new(move |_| {
         let n = seq_len.get_untracked();
         let g = full_relative();
@@ -595,8 +585,8 @@ fn SimilarityPanel(
         <Panel id=ID title="Position similarity PE·PEᵀ">
             <ChartCanvas node_ref=matrix_canvas panel=ID label=label_m paint=paint_matrix height=340.0/>
             {show_controls.then(|| view! {
-                <RangeControl spec=P0.into() value=Signal::derive(move || p0.get() as f64)
-                    max=Signal::derive(move || seq_len.get().saturating_sub(1) as f64) on_change=on_p0/>
+                <StateRange spec=P0 get=|s| s.sinusoidal.p0_in_range() as f64
+                    max=|s| s.sinusoidal.seq_len.saturating_sub(1) as f64 put=|s, v| s.sinusoidal.p0 = v as usize/>
             })}
             <ChartCanvas node_ref=curve_canvas panel=ID label=label_c paint=paint_curve height=240.0/>
             <p class="about">
@@ -714,7 +704,6 @@ fn OffsetPanel(
             paint_lines(p, &chart)
         })
     };
-    let on_k = Callback::new(move |v: f64| ctx.state.update(|s| s.sinusoidal.offset = v as usize));
     let csv_cb = Callback::new(move |_| {
         let (k, p0) = (k.get_untracked(), p0.get_untracked());
         let text = rows.with_untracked(|(there, mapped)| {
@@ -739,7 +728,7 @@ fn OffsetPanel(
     view! {
         <Panel id=ID title="Relative offsets are rotations">
             {show_controls.then(|| view! {
-                <RangeControl spec=OFFSET.into() value=Signal::derive(move || k.get() as f64) on_change=on_k/>
+                <StateRange spec=OFFSET get=|s| s.sinusoidal.offset as f64 put=|s, v| s.sinusoidal.offset = v as usize/>
             })}
             <ChartCanvas node_ref=matrix_canvas panel=ID label=Signal::derive(move || format!("Block-diagonal matrix M({}) that maps PE[pos] to PE[pos+{}].", k.get(), k.get())) paint=paint_matrix height=300.0/>
             <ChartCanvas node_ref=row_canvas panel=ID label=Signal::derive(move || format!("PE[{}] beside M({})·PE[{}].", p0.get() + k.get(), k.get(), p0.get())) paint=paint_rows height=220.0/>
