@@ -10,11 +10,11 @@ step "cargo fmt --check"
 cargo fmt --all -- --check
 
 step "clippy (native and wasm32), warnings denied"
-cargo clippy --all-targets --quiet -- -D warnings
-cargo clippy --target wasm32-unknown-unknown --lib --bins --tests --quiet -- -D warnings
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+cargo clippy --workspace --target wasm32-unknown-unknown --lib --bins --tests --quiet -- -D warnings
 
 step "native tests"
-cargo test --quiet
+cargo test --workspace --quiet
 
 step "browser tests (wasm-bindgen-test, headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --test web

@@ -2,7 +2,7 @@
 //! cosine similarities and the mean cosine by offset.
 #![cfg(not(target_arch = "wasm32"))]
 
-use pe_lab::encoding::learned::{CosineMatrix, Table};
+use pe_lab::encoding::learned::{CosineMatrix, OffsetCurve, Table};
 use serde_json::Value;
 
 fn table() -> Table {
@@ -39,14 +39,24 @@ fn norms_and_cosines_match_the_check_values() {
         let orig = original["row_norms"][row].as_f64().unwrap();
         assert!((ours - orig).abs() <= 1e-4 * orig, "norm {row} vs original");
     }
+    // The matrix the similarity panel draws holds every position of this table.
+    let matrix = CosineMatrix::new(&t);
+    assert!(matrix.exact());
     for (pair, want) in from_f16["cosine_similarity"].as_object().unwrap() {
         let (a, b) = pair.split_once(',').unwrap();
-        let ours = t.cosine(a.parse().unwrap(), b.parse().unwrap());
+        let (a, b): (usize, usize) = (a.parse().unwrap(), b.parse().unwrap());
+        let ours = t.cosine(a, b);
         let want = want.as_f64().unwrap();
         assert!(
             (ours - want).abs() <= 1e-5 * want.abs(),
-            "cosine {pair}: {ours} vs {want}"
+            "cosine {a},{b}: {ours} vs {want}"
         );
+        for cell in [matrix.values[a * 512 + b], matrix.values[b * 512 + a]] {
+            assert!(
+                (cell - want).abs() <= 1e-5 * want.abs(),
+                "matrix {a},{b}: {cell} vs {want}"
+            );
+        }
     }
 }
 
@@ -60,9 +70,9 @@ fn mean_cosine_by_offset_matches_the_structure_summary() {
         .iter()
         .map(|v| v.as_f64().unwrap())
         .collect();
-    let m = CosineMatrix::new(&t);
-    assert!(m.exact());
-    let ours = m.mean_by_offset();
+    let curve = OffsetCurve::new(&t);
+    assert_eq!(curve.stride, 1);
+    let ours = curve.mean;
     assert_eq!(ours.len(), 512);
     for k in [0, 1, 2, 6, 12, 64, 128, 300] {
         // The summary is rounded to 6 decimals and computed from the float32 originals.

@@ -5,6 +5,8 @@
 //! Rows are positions, columns embedding dimensions, as everywhere in this crate.
 
 use super::rope::SeededNormal;
+use pe_kernels::dot::{dot4_f32, dot_f32, dot_f64};
+use pe_kernels::fft::summed_autocorrelation;
 
 /// The largest table read from a file: 4096 positions × 4096 dims.
 pub const MAX_CELLS: usize = 4096 * 4096;
@@ -85,7 +87,7 @@ impl Table {
 
     /// A seeded random initialisation, N(0, 0.02²) as BERT initialises its tables.
     pub fn random(rows: usize, cols: usize, seed: u64) -> Table {
-        let mut rng = SeededNormal::new(seed ^ 0x7ab1_e5ee_d000);
+        let mut rng = Ziggurat::new(SeededNormal::new(seed ^ 0x7ab1_e5ee_d000));
         let data = (0..rows * cols)
             .map(|_| (0.02 * rng.sample()) as f32)
             .collect();
@@ -275,71 +277,71 @@ impl Table {
     }
 }
 
-/// A dot product with eight partial sums, so that it vectorises (wasm simd128).
-fn dot_f32(a: &[f32], b: &[f32]) -> f32 {
-    let mut acc = [0.0f32; 8];
-    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let tail: f32 = ca
-        .remainder()
-        .iter()
-        .zip(cb.remainder())
-        .map(|(x, y)| x * y)
-        .sum();
-    for (x, y) in ca.zip(cb) {
-        // Fixed-size arrays: no bounds checks, so the loop vectorises.
-        let (x, y): (&[f32; 8], &[f32; 8]) = (x.try_into().unwrap(), y.try_into().unwrap());
-        for l in 0..8 {
-            acc[l] += x[l] * y[l];
-        }
-    }
-    acc.iter().sum::<f32>() + tail
+/// Standard normal samples by Marsaglia and Tsang's ziggurat (128 layers): almost every
+/// sample costs one random integer and one multiply, no logarithm or sine, so that a new
+/// random table (up to millions of cells) is drawn within a frame.
+struct Ziggurat {
+    rng: SeededNormal,
+    /// Integer thresholds: below `k[i]` the sample lies inside layer `i`'s rectangle.
+    k: [u32; 128],
+    /// Layer widths divided by 2³¹.
+    w: [f64; 128],
+    /// The density at each layer's edge.
+    f: [f64; 128],
 }
 
-/// Dot products of `a` with four rows at once: `a` is read once for all four.
-fn dot4_f32(a: &[f32], rows: [&[f32]; 4]) -> [f32; 4] {
-    let n = a.len();
-    let [r0, r1, r2, r3] = rows.map(|r| &r[..n]);
-    let mut acc = [[0.0f32; 4]; 4];
-    let chunks = a
-        .chunks_exact(4)
-        .zip(r0.chunks_exact(4))
-        .zip(r1.chunks_exact(4))
-        .zip(r2.chunks_exact(4))
-        .zip(r3.chunks_exact(4));
-    for ((((x, y0), y1), y2), y3) in chunks {
-        for l in 0..4 {
-            acc[0][l] += x[l] * y0[l];
-            acc[1][l] += x[l] * y1[l];
-            acc[2][l] += x[l] * y2[l];
-            acc[3][l] += x[l] * y3[l];
-        }
-    }
-    let tail = n - n % 4;
-    let mut out = [0.0f32; 4];
-    for (r, row) in [r0, r1, r2, r3].iter().enumerate() {
-        let t: f32 = a[tail..].iter().zip(&row[tail..]).map(|(x, y)| x * y).sum();
-        out[r] = acc[r].iter().sum::<f32>() + t;
-    }
-    out
-}
+impl Ziggurat {
+    /// The tail starts here.
+    const R: f64 = 3.442619855899;
+    /// The area of each layer.
+    const V: f64 = 9.91256303526217e-3;
 
-/// The same for f64, with four partial sums.
-fn dot_f64(a: &[f64], b: &[f64]) -> f64 {
-    let mut acc = [0.0f64; 4];
-    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
-    let tail: f64 = ca
-        .remainder()
-        .iter()
-        .zip(cb.remainder())
-        .map(|(x, y)| x * y)
-        .sum();
-    for (x, y) in ca.zip(cb) {
-        let (x, y): (&[f64; 4], &[f64; 4]) = (x.try_into().unwrap(), y.try_into().unwrap());
-        for l in 0..4 {
-            acc[l] += x[l] * y[l];
+    fn new(rng: SeededNormal) -> Ziggurat {
+        let m = 2147483648.0;
+        let (mut k, mut w, mut f) = ([0u32; 128], [0.0; 128], [0.0; 128]);
+        let mut d = Self::R;
+        let mut t = d;
+        let q = Self::V / (-0.5 * d * d).exp();
+        k[0] = (d / q * m) as u32;
+        w[0] = q / m;
+        w[127] = d / m;
+        f[0] = 1.0;
+        f[127] = (-0.5 * d * d).exp();
+        for i in (1..=126).rev() {
+            d = (-2.0 * (Self::V / d + (-0.5 * d * d).exp()).ln()).sqrt();
+            k[i + 1] = (d / t * m) as u32;
+            t = d;
+            f[i] = (-0.5 * d * d).exp();
+            w[i] = d / m;
+        }
+        Ziggurat { rng, k, w, f }
+    }
+
+    fn sample(&mut self) -> f64 {
+        loop {
+            let u = self.rng.next_u64();
+            // The layer from the low bits, the signed value from the high ones.
+            let i = (u & 127) as usize;
+            let h = (u >> 32) as u32 as i32;
+            let x = h as f64 * self.w[i];
+            if h.unsigned_abs() < self.k[i] {
+                return x;
+            }
+            if i == 0 {
+                // The tail beyond R (Marsaglia's method).
+                loop {
+                    let x = -self.rng.uniform().ln() / Self::R;
+                    let y = -self.rng.uniform().ln();
+                    if y + y >= x * x {
+                        return if h > 0 { Self::R + x } else { -Self::R - x };
+                    }
+                }
+            }
+            if self.f[i] + self.rng.uniform() * (self.f[i - 1] - self.f[i]) < (-0.5 * x * x).exp() {
+                return x;
+            }
         }
     }
-    (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
 }
 
 /// Cosine similarity between sampled positions (`positions × positions`, row-major).
@@ -382,8 +384,8 @@ impl CosineMatrix {
                 }
                 b += 4;
             }
-            for b in b..n {
-                out[b] = dot_f32(ra, row(b)) as f64;
+            for (b, v) in out.iter_mut().enumerate().skip(b) {
+                *v = dot_f32(ra, row(b)) as f64;
             }
         }
         // Mirror into the lower triangle in tiles, so that both sides stay in cache.
@@ -404,13 +406,48 @@ impl CosineMatrix {
     pub fn exact(&self) -> bool {
         self.positions.len() < 2 || self.positions[1] == 1
     }
+}
 
-    /// Mean of `cos(p, p + k)` over the sampled positions, for each offset `k` (in samples).
-    pub fn mean_by_offset(&self) -> Vec<f64> {
-        let n = self.positions.len();
-        (0..n)
-            .map(|k| (0..n - k).map(|a| self.values[a * n + a + k]).sum::<f64>() / (n - k) as f64)
-            .collect()
+/// Mean cosine similarity of positions `p` and `p + k`, against the offset `k`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OffsetCurve {
+    /// Offsets are `0, stride, 2·stride, …` (1 unless the table is very large).
+    pub stride: usize,
+    /// `mean[i]` is the mean over every sampled pair at offset `i · stride`.
+    pub mean: Vec<f64>,
+}
+
+/// Butterflies the offset curve may cost: `⌈cols/2⌉ · m · log2 m` for FFTs of length `m`.
+const OFFSET_BUDGET: usize = 6_000_000;
+
+impl OffsetCurve {
+    /// Every offset at once through the Wiener–Khinchin identity: the sum over columns of
+    /// each column's autocorrelation is the inverse FFT of the summed power spectra. That is
+    /// `O(d · n log n)` instead of the `O(n² · d)` of all pairwise dot products; two real
+    /// columns share one complex FFT. Computed in f64 from the unit-normalised rows.
+    pub fn new(table: &Table) -> OffsetCurve {
+        let c = table.cols;
+        let cost = |n: usize| {
+            let m = (2 * n).next_power_of_two();
+            c.div_ceil(2) * m * m.trailing_zeros() as usize
+        };
+        let mut stride = 1;
+        while table.rows.div_ceil(stride) > 2 && cost(table.rows.div_ceil(stride)) > OFFSET_BUDGET {
+            stride *= 2;
+        }
+        let positions: Vec<usize> = (0..table.rows).step_by(stride).collect();
+        let n = positions.len();
+        // Unit-normalised sampled rows, stored column after column.
+        let mut series = vec![0.0f32; n * c];
+        for (i, &p) in positions.iter().enumerate() {
+            let inv = 1.0 / table.norm(p).max(f64::MIN_POSITIVE);
+            for (j, v) in table.row(p).iter().enumerate() {
+                series[j * n + i] = (*v as f64 * inv) as f32;
+            }
+        }
+        let sums = summed_autocorrelation(&series, n, c);
+        let mean = (0..n).map(|k| sums[k] / (n - k) as f64).collect();
+        OffsetCurve { stride, mean }
     }
 }
 
@@ -543,6 +580,32 @@ mod tests {
     }
 
     #[test]
+    fn offset_curve_equals_the_direct_sums() {
+        for (rows, cols) in [(1, 3), (2, 1), (37, 5), (64, 8), (100, 17)] {
+            let t = Table::random(rows, cols, 3);
+            let curve = OffsetCurve::new(&t);
+            assert_eq!((curve.stride, curve.mean.len()), (1, rows));
+            let cosine = |p: usize, q: usize| {
+                let dot: f64 = (0..cols)
+                    .map(|j| t.get(p, j) as f64 * t.get(q, j) as f64)
+                    .sum();
+                dot / (t.norm(p) * t.norm(q))
+            };
+            for k in 0..rows {
+                let direct =
+                    (0..rows - k).map(|p| cosine(p, p + k)).sum::<f64>() / (rows - k) as f64;
+                // f32 FFTs of unit vectors: a few ulps of f32.
+                assert!((curve.mean[k] - direct).abs() < 2e-6, "{rows}×{cols} k={k}");
+            }
+        }
+        // Large tables are sampled at a power-of-two stride within the budget.
+        let big = OffsetCurve::new(&Table::random(4096, 1024, 1));
+        assert!(big.stride > 1 && big.stride.is_power_of_two());
+        assert_eq!(big.mean.len(), 4096usize.div_ceil(big.stride));
+        assert!((big.mean[0] - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
     fn csv_reading_with_header_and_errors() {
         let t = Table::from_csv("a,b\n1,2\n3,4\n").unwrap();
         assert_eq!((t.rows, t.cols, t.get(1, 0)), (2, 2, 3.0));
@@ -585,6 +648,32 @@ mod tests {
         );
         assert!((pca.explained.0 + pca.explained.1 - 1.0).abs() < 1e-6);
         assert!((pca.explained.0 / pca.explained.1 - 9.0).abs() < 0.5);
+    }
+
+    #[test]
+    fn ziggurat_samples_are_standard_normal() {
+        let mut z = Ziggurat::new(SeededNormal::new(11));
+        let n = 1_000_000;
+        let xs: Vec<f64> = (0..n).map(|_| z.sample()).collect();
+        let mean = xs.iter().sum::<f64>() / n as f64;
+        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n as f64;
+        let frac = |lo: f64| xs.iter().filter(|x| x.abs() > lo).count() as f64 / n as f64;
+        assert!(mean.abs() < 0.005, "mean {mean}");
+        assert!((var - 1.0).abs() < 0.005, "variance {var}");
+        // Two-sided tail masses of the normal distribution.
+        for (t, p) in [
+            (0.5, 0.617075),
+            (1.0, 0.317311),
+            (2.0, 0.0455003),
+            (3.0, 0.0026998),
+            (3.5, 0.000465),
+        ] {
+            assert!(
+                (frac(t) - p).abs() < 4.0 * (p * (1.0 - p) / n as f64).sqrt() + 1e-5,
+                "P(|x| > {t}) = {} vs {p}",
+                frac(t)
+            );
+        }
     }
 
     #[test]

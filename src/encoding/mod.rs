@@ -14,7 +14,7 @@ pub mod json;
 pub mod learned;
 pub mod rope;
 pub mod rope_config;
-pub mod series;
+pub use pe_kernels::series;
 pub mod similarity;
 pub mod sinusoidal;
 

@@ -4,7 +4,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::encoding::bias::alibi_slopes;
-use crate::encoding::learned::CosineMatrix;
+use crate::encoding::learned::OffsetCurve;
 use crate::encoding::rope::Rope;
 use crate::encoding::similarity::cos_sum_series;
 use crate::encoding::sinusoidal::{Layout, Sinusoid};
@@ -107,10 +107,9 @@ fn SimilarityPanel() -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let k_max = select_state(ctx.state, |s| s.compare.k_max);
     let learned = Memo::new(move |_| {
-        store.minilm.with(|t| {
-            t.as_ref()
-                .map(|t| CosineMatrix::new(&t.table).mean_by_offset())
-        })
+        store
+            .minilm
+            .with(|t| t.as_ref().map(|t| OffsetCurve::new(&t.table).mean))
     });
     // (name, values at k = 0..=k_max)
     let curves = Memo::new(move |_| {

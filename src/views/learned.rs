@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use plotters::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::encoding::learned::{CosineMatrix, Pca, Table, MAX_FILE_BYTES};
+use crate::encoding::learned::{CosineMatrix, OffsetCurve, Pca, Table, MAX_FILE_BYTES};
 use crate::export::csv;
 use crate::format::sig;
 use crate::render::charts::{
@@ -597,10 +597,10 @@ fn OffsetPanel(m: LearnedMemos) -> impl IntoView {
     }
     let canvas = NodeRef::<Canvas>::new();
     let curve = Memo::new(move |_| {
-        m.cos.with(|c| {
-            c.as_ref().map(|c| {
-                let stride = c.positions.get(1).copied().unwrap_or(1).max(1);
-                (stride, c.mean_by_offset())
+        m.table.with(|t| {
+            t.as_ref().map(|t| {
+                let c = OffsetCurve::new(&t.table);
+                (c.stride, c.mean)
             })
         })
     });
