@@ -164,3 +164,47 @@ fn rope_inputs_are_clamped_with_notices() {
     assert_eq!(state.scaling.factor, 1.0);
     assert!(notices.items.len() >= 3);
 }
+
+#[test]
+fn share_links_keep_the_state_and_set_the_embed_parameters() {
+    use pe_lab::state::app::iframe_snippet;
+    let (s, _) = AppState::from_query(
+        "?view=rope&head_dim=32&theta=500&embed=1&panel=rope-decay&controls=0",
+    );
+    // The permalink is the whole page: no embed parameters.
+    let permalink = s.permalink_query();
+    assert!(permalink.contains("head_dim=32") && permalink.contains("theta=500"));
+    assert!(
+        !permalink.contains("embed")
+            && !permalink.contains("panel")
+            && !permalink.contains("controls")
+    );
+    let (back, notices) = AppState::from_query(&permalink);
+    assert!(notices.is_empty());
+    assert_eq!(
+        (back.rope.head_dim, back.embed, back.panel.clone()),
+        (32, false, None)
+    );
+    // An embed link restores the same state, one panel, controls as asked.
+    let embed = s.embed_query("rope-angles", true);
+    let (e, _) = AppState::from_query(&embed);
+    assert_eq!(
+        (e.embed, e.panel.as_deref(), e.show_controls),
+        (true, Some("rope-angles"), true)
+    );
+    assert_eq!(e.rope, s.rope);
+    let (e, _) = AppState::from_query(&s.embed_query("rope-angles", false));
+    assert!(!e.show_controls);
+    // A panel of another view embeds the whole view.
+    assert_eq!(
+        AppState::from_query(&s.embed_query("pe-heatmap", true))
+            .0
+            .panel,
+        None
+    );
+    // The snippet escapes the URL for the attribute and listens for the resize message.
+    let html = iframe_snippet("http://h/?a=1&b=\"x\"", "PE Lab: <decay>");
+    assert!(html.contains("src=\"http://h/?a=1&amp;b=&quot;x&quot;\""));
+    assert!(html.contains("title=\"PE Lab: &lt;decay&gt;\""));
+    assert!(html.contains("pe-lab:resize"));
+}

@@ -83,9 +83,107 @@ pub fn stream_matrix<S: AsRef<str>>(
     }
 }
 
+/// The first rows and columns of a CSV, for the "show data as table" view of a chart.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Preview {
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+    /// Data rows in the whole CSV.
+    pub total_rows: usize,
+    /// Columns in the whole CSV.
+    pub total_cols: usize,
+}
+
+impl Preview {
+    /// Reads at most `max_rows` data rows and `max_cols` columns of a CSV text.
+    pub fn from_text(text: &str, max_rows: usize, max_cols: usize) -> Preview {
+        let mut lines = text.lines().filter(|l| !l.is_empty());
+        let header = lines.next().map(split_line).unwrap_or_default();
+        let total_cols = header.len();
+        let mut rows = Vec::new();
+        let mut total_rows = 0;
+        for line in lines {
+            if rows.len() < max_rows {
+                rows.push(split_line(line).into_iter().take(max_cols).collect());
+            }
+            total_rows += 1;
+        }
+        Preview {
+            header: header.into_iter().take(max_cols).collect(),
+            rows,
+            total_rows,
+            total_cols,
+        }
+    }
+}
+
+impl Preview {
+    /// An HTML table of the preview (text escaped), with a caption saying what is left out.
+    pub fn to_html(&self) -> String {
+        fn esc(s: &str) -> String {
+            s.replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+        }
+        let mut out = format!(
+            "<table class=\"data\"><caption>{} of {} rows, {} of {} columns; the CSV holds them all.</caption><thead><tr>",
+            self.rows.len(),
+            self.total_rows,
+            self.header.len(),
+            self.total_cols
+        );
+        for h in &self.header {
+            out += &format!("<th scope=\"col\">{}</th>", esc(h));
+        }
+        out += "</tr></thead><tbody>";
+        for row in &self.rows {
+            out += "<tr>";
+            for v in row {
+                out += &format!("<td>{}</td>", esc(v));
+            }
+            out += "</tr>";
+        }
+        out + "</tbody></table>"
+    }
+}
+
+/// The fields of one CSV line (quoted fields may hold commas and doubled quotes).
+pub fn split_line(line: &str) -> Vec<String> {
+    let mut fields = Vec::new();
+    let mut field = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => fields.push(std::mem::take(&mut field)),
+            _ => field.push(c),
+        }
+    }
+    fields.push(field);
+    fields
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn previews_read_the_first_rows_and_columns() {
+        let p = Preview::from_text("a,\"b, c\",d\n1,2,3\n4,\"x \"\"y\"\"\",6\n7,8,9\n", 2, 2);
+        assert_eq!(p.header, ["a", "b, c"]);
+        assert_eq!(p.rows, [vec!["1", "2"], vec!["4", "x \"y\""]]);
+        assert_eq!((p.total_rows, p.total_cols), (3, 3));
+        assert_eq!(Preview::from_text("", 5, 5), Preview::default());
+        assert_eq!(split_line(""), [""]);
+        let html = Preview::from_text("a<b\n1\n", 5, 5).to_html();
+        assert!(html.contains("<th scope=\"col\">a&lt;b</th>") && html.contains("<td>1</td>"));
+        assert!(html.contains("1 of 1 rows, 1 of 1 columns"));
+    }
 
     #[test]
     fn numbers_round_trip() {

@@ -453,4 +453,54 @@ impl AppState {
         }
         join(&out)
     }
+
+    /// The query of the permalink: this exact state as a full page (chrome shown, all panels).
+    pub fn permalink_query(&self) -> String {
+        AppState {
+            embed: false,
+            panel: None,
+            show_controls: true,
+            ..self.clone()
+        }
+        .to_query()
+    }
+
+    /// The query of an embedded panel of this state (`embed=1&panel=…`, `controls=0` when the
+    /// controls are hidden). A panel that is not in the current view embeds the whole view.
+    pub fn embed_query(&self, panel: &str, controls: bool) -> String {
+        AppState {
+            embed: true,
+            panel: self
+                .view
+                .panels()
+                .contains(&panel)
+                .then(|| panel.to_string()),
+            show_controls: controls,
+            ..self.clone()
+        }
+        .to_query()
+    }
+}
+
+/// A ready `<iframe>` for a course page, and the few lines that let the host size it from the
+/// `pe-lab:resize` messages the embedded page posts. `src` is the absolute embed URL.
+pub fn iframe_snippet(src: &str, title: &str) -> String {
+    let attr = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('"', "&quot;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    format!(
+        "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"560\" style=\"border:0\" loading=\"lazy\"></iframe>\n\
+<script>\n\
+addEventListener(\"message\", (e) => {{\n\
+  if (!e.data || e.data.type !== \"pe-lab:resize\") return;\n\
+  for (const f of document.querySelectorAll(\"iframe\"))\n\
+    if (f.contentWindow === e.source) f.style.height = e.data.height + \"px\";\n\
+}});\n\
+</script>\n",
+        attr(src),
+        attr(title)
+    )
 }

@@ -87,6 +87,9 @@ pub fn mount_state(initial: AppState, notices: Notices) -> impl IntoView {
     });
 
     let embed = state.with_untracked(|s| s.embed);
+    if embed {
+        super::share::post_height_to_host();
+    }
     let show_controls = state.with_untracked(|s| s.show_controls);
     let view = select_state(state, |s| s.view);
     view! {
@@ -185,6 +188,7 @@ fn Header() -> impl IntoView {
                     {FIGURES.iter().map(|f| view! { <option value=f.name>{f.name}</option> }).collect_view()}
                 </select>
             </label>
+            <super::share::ShareButton/>
             <button class="theme-toggle" on:click=next_theme aria-label="Switch light or dark theme">
                 {move || if ctx.dark.get() { "☀ Light" } else { "☾ Dark" }}
             </button>

@@ -3,4 +3,5 @@
 pub mod app;
 pub mod dom;
 pub mod export;
+pub mod share;
 pub mod widgets;

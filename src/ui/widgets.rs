@@ -438,6 +438,8 @@ fn chart_canvas(
             on:mouseleave=on_leave
             on:click=on_press
         ></canvas>
+        // The one-line summary, visible (the canvas carries the same text as its name).
+        <p class="chart-summary" aria-hidden="true">{move || label.get()}</p>
     }
     .into_any()
 }

@@ -11,7 +11,7 @@ use crate::state::more::DemoEncoding;
 use crate::ui::app::AppCtx;
 use crate::ui::export;
 use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel};
-use crate::views::common::{line_series, paint_lines, select_state, ExportButtons};
+use crate::views::common::{line_series, paint_lines, select_state, Computed, ExportButtons};
 
 fn positions(pe: DemoEncoding) -> Positions {
     match pe {
@@ -87,7 +87,7 @@ fn PermutationPanel() -> impl IntoView {
             .map_or(DemoEncoding::Sinusoidal, |(_, p)| *p);
         state.update(|s| s.attention.pe = pe)
     });
-    let changes = Memo::new(move |_| {
+    let changes = Computed::new(move || {
         at.with(|a| {
             (
                 output_changes(&a.order, Positions::None),

@@ -13,7 +13,9 @@ use crate::state::more::{BiasState, BIAS_LEN, BUCKETS, HEAD, HEADS, MAX_DISTANCE
 use crate::ui::app::AppCtx;
 use crate::ui::export;
 use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, StateChoice, StateRange};
-use crate::views::common::{heatmap_frame, line_series, paint_lines, select_state, ExportButtons};
+use crate::views::common::{
+    heatmap_frame, line_series, paint_lines, select_state, Computed, ExportButtons,
+};
 
 /// The relative-bias view.
 #[component]
@@ -21,7 +23,7 @@ pub fn BiasView() -> impl IntoView {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let state = ctx.state;
     let bs = select_state(state, |s| s.bias.clone());
-    let slopes = Memo::new(move |_| alibi_slopes(bs.with(|b| b.heads)));
+    let slopes = Computed::new(move || alibi_slopes(bs.with(|b| b.heads)));
     let show_controls = state.with_untracked(|s| s.show_controls);
     view! {
         <div class="view view-bias">
@@ -53,7 +55,7 @@ pub fn BiasView() -> impl IntoView {
 }
 
 #[component]
-fn SlopesPanel(bs: Memo<BiasState>, slopes: Memo<Vec<f64>>) -> impl IntoView {
+fn SlopesPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoView {
     const ID: &str = "alibi-slopes";
     if !panel_visible(ID) {
         return ().into_any();
@@ -120,13 +122,13 @@ fn SlopesPanel(bs: Memo<BiasState>, slopes: Memo<Vec<f64>>) -> impl IntoView {
 }
 
 #[component]
-fn AlibiBiasPanel(bs: Memo<BiasState>, slopes: Memo<Vec<f64>>) -> impl IntoView {
+fn AlibiBiasPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoView {
     const ID: &str = "alibi-bias";
     if !panel_visible(ID) {
         return ().into_any();
     }
     let canvas = NodeRef::<Canvas>::new();
-    let slope = Memo::new(move |_| {
+    let slope = Computed::new(move || {
         let h = bs.with(|b| b.head_in_range());
         slopes.with(|s| s.get(h).copied().unwrap_or(0.0))
     });
@@ -199,7 +201,7 @@ fn T5Panel(bs: Memo<BiasState>) -> impl IntoView {
     }
     let canvas = NodeRef::<Canvas>::new();
     // Relative positions −R…R with R = 2·max_distance (at least 64).
-    let data = Memo::new(move |_| {
+    let data = Computed::new(move || {
         bs.with(|b| {
             let r = (2 * b.max_distance as i64).max(64);
             let rel: Vec<f64> = (-r..=r).map(|x| x as f64).collect();

@@ -1,5 +1,9 @@
 //! Pieces every view uses: chart specs from data, and the export buttons of a panel.
 
+use std::any::Any;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
@@ -79,6 +83,7 @@ pub fn ExportButtons(
 ) -> impl IntoView {
     let copied = RwSignal::new(false);
     view! {
+        <DataTable csv=csv/>
         <ExportBar>
             <button on:click=move |_| export::png(canvas, &format!("{}.png", stem.get_untracked()))>"PNG"</button>
             <button on:click=move |_| csv.run(())>"CSV"</button>
@@ -99,12 +104,131 @@ pub fn ExportButtons(
     }
 }
 
+/// "Show data as table": the first rows and columns of the panel's CSV, kept up to date while
+/// open. Closed, it costs nothing.
+#[component]
+fn DataTable(csv: Callback<()>) -> impl IntoView {
+    let state = use_context::<crate::ui::app::AppCtx>().map(|c| c.state);
+    let open = RwSignal::new(false);
+    let data = Memo::new(move |_| {
+        if !open.get() {
+            return None;
+        }
+        if let Some(s) = state {
+            s.track();
+        }
+        export::preview(csv)
+    });
+    // One HTML string: far less wasm than a typed view tree for a table.
+    let table = move || {
+        data.with(|p| p.as_ref().map(crate::export::csv::Preview::to_html))
+            .unwrap_or_default()
+    };
+    view! {
+        <details class="data-table" on:toggle=move |ev| {
+            let el: web_sys::HtmlDetailsElement = event_target(&ev);
+            open.set(el.open());
+        }>
+            <summary>"Show data as table"</summary>
+            <div class="table-wrap" tabindex="0" inner_html=table></div>
+        </details>
+    }
+}
+
 /// Says when a long curve is drawn from every `stride`-th point (empty otherwise).
 pub fn stride_note(stride: usize) -> String {
     if stride > 1 {
         format!("Long range: drawn from every {stride}th distance, with a min/max band per pixel; the CSV holds every distance.")
     } else {
         String::new()
+    }
+}
+
+/// A lazily computed, cached value that updates when what it reads changes: a [`Memo`] whose
+/// value is type-erased, so that the reactive machinery is compiled once for every value type
+/// and every closure (each `Memo<T>` type and each memo closure otherwise adds its own copy,
+/// about a kilobyte each). Like a memo, an unchanged result does not wake what depends on it.
+pub struct Computed<T: 'static> {
+    memo: Memo<Erased>,
+    _value: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Computed<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Computed<T> {}
+
+/// A value of any type, with the equality of that type.
+#[derive(Clone)]
+struct Erased {
+    value: Arc<dyn Any + Send + Sync>,
+    eq: fn(&dyn Any, &dyn Any) -> bool,
+}
+
+impl PartialEq for Erased {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.value, &other.value) || (self.eq)(&*self.value, &*other.value)
+    }
+}
+
+fn same<T: PartialEq + 'static>(a: &dyn Any, b: &dyn Any) -> bool {
+    a.downcast_ref::<T>() == b.downcast_ref::<T>()
+}
+
+type Producer = Arc<dyn Fn() -> Erased + Send + Sync>;
+
+fn erased_memo(produce: Producer) -> Memo<Erased> {
+    Memo::new(move |_| produce())
+}
+
+impl<T: PartialEq + Send + Sync + 'static> Computed<T> {
+    pub fn new(compute: impl Fn() -> T + Send + Sync + 'static) -> Self {
+        Computed {
+            memo: erased_memo(Arc::new(move || Erased {
+                value: Arc::new(compute()),
+                eq: same::<T>,
+            })),
+            _value: PhantomData,
+        }
+    }
+
+    fn value(e: &Erased) -> &T {
+        // Only `new` makes the value, always of type T.
+        e.value
+            .downcast_ref::<T>()
+            .expect("Computed holds its own type")
+    }
+
+    /// Subscribes to the value without reading it.
+    pub fn track(&self) {
+        self.memo.track();
+    }
+
+    /// Reads the value and subscribes to it.
+    pub fn with<R>(&self, read: impl FnOnce(&T) -> R) -> R {
+        self.memo.with(|e| read(Self::value(e)))
+    }
+
+    /// Reads the value without subscribing.
+    pub fn with_untracked<R>(&self, read: impl FnOnce(&T) -> R) -> R {
+        self.memo.with_untracked(|e| read(Self::value(e)))
+    }
+
+    pub fn get(&self) -> T
+    where
+        T: Clone,
+    {
+        self.with(T::clone)
+    }
+
+    pub fn get_untracked(&self) -> T
+    where
+        T: Clone,
+    {
+        self.with_untracked(T::clone)
     }
 }
 

@@ -14,7 +14,7 @@ use crate::state::more::K_MAX;
 use crate::ui::app::AppCtx;
 use crate::ui::export;
 use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, StateRange};
-use crate::views::common::{line_series, paint_lines, select_state, ExportButtons};
+use crate::views::common::{line_series, paint_lines, select_state, Computed, ExportButtons};
 use crate::views::learned::TableStore;
 
 /// Width used for the fixed schemes in the similarity chart.
@@ -106,13 +106,13 @@ fn SimilarityPanel() -> impl IntoView {
     let store = use_context::<TableStore>().expect("TableStore");
     let canvas = NodeRef::<Canvas>::new();
     let k_max = select_state(ctx.state, |s| s.compare.k_max);
-    let learned = Memo::new(move |_| {
+    let learned = Computed::new(move || {
         store
             .minilm
             .with(|t| t.as_ref().map(|t| OffsetCurve::new(&t.table).mean))
     });
     // (name, values at k = 0..=k_max)
-    let curves = Memo::new(move |_| {
+    let curves = Computed::new(move || {
         let n = k_max.get() + 1;
         let pe = Sinusoid::new(WIDTH, 10000.0, Layout::Interleaved);
         let sinusoidal: Vec<f64> = cos_sum_series(&pe.omegas, 1, n)

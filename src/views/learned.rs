@@ -24,7 +24,7 @@ use crate::ui::app::AppCtx;
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
 use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel, StateRange};
 use crate::views::common::{
-    heatmap_frame, line_series, paint_lines, select, select_state, ExportButtons,
+    heatmap_frame, line_series, paint_lines, select, select_state, Computed, ExportButtons,
 };
 
 /// The shipped asset, fetched relative to the page (works under any sub-path).
@@ -127,12 +127,12 @@ async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
 #[derive(Clone, Copy)]
 struct LearnedMemos {
     ls: Memo<LearnedState>,
-    table: Memo<Option<Loaded>>,
+    table: Computed<Option<Loaded>>,
     seq_len: Memo<usize>,
     /// `3·rms` of the table: the colour range of the heatmap.
-    range: Memo<f64>,
+    range: Computed<f64>,
     /// Cosine similarity between (sampled) positions, shared by two panels.
-    cos: Memo<Option<CosineMatrix>>,
+    cos: Computed<Option<CosineMatrix>>,
 }
 
 /// The learned view.
@@ -143,11 +143,11 @@ pub fn LearnedView() -> impl IntoView {
     let state = ctx.state;
     let ls = select_state(state, |s| s.learned.clone());
     let source = select(ls, |l| l.table);
-    let random = Memo::new(move |_| {
+    let random = Computed::new(move || {
         let (rows, cols, seed) = ls.with(|l| (l.rows, l.cols, l.seed));
         (rows, cols, seed)
     });
-    let random_table = Memo::new(move |_| {
+    let random_table = Computed::new(move || {
         let (rows, cols, seed) = random.get();
         Loaded {
             id: (seed as u32) ^ ((rows as u32) << 12) ^ ((cols as u32) << 24) ^ 0x8000_0000,
@@ -155,7 +155,7 @@ pub fn LearnedView() -> impl IntoView {
             table: Arc::new(Table::random(rows, cols, seed)),
         }
     });
-    let table = Memo::new(move |_| match source.get() {
+    let table = Computed::new(move || match source.get() {
         TableSource::MiniLm => {
             store.load_minilm();
             store.minilm.get()
@@ -164,7 +164,7 @@ pub fn LearnedView() -> impl IntoView {
         TableSource::File => store.file.get(),
     });
     let seq_len = select(ls, |l| l.seq_len);
-    let range = Memo::new(move |_| {
+    let range = Computed::new(move || {
         table.with(|t| {
             t.as_ref().map_or(1.0, |t| {
                 let d = &t.table.data;
@@ -173,7 +173,8 @@ pub fn LearnedView() -> impl IntoView {
             })
         })
     });
-    let cos = Memo::new(move |_| table.with(|t| t.as_ref().map(|t| CosineMatrix::new(&t.table))));
+    let cos =
+        Computed::new(move || table.with(|t| t.as_ref().map(|t| CosineMatrix::new(&t.table))));
     let m = LearnedMemos {
         ls,
         table,
@@ -489,7 +490,7 @@ fn PcaPanel(m: LearnedMemos) -> impl IntoView {
         return ().into_any();
     }
     let canvas = NodeRef::<Canvas>::new();
-    let pca = Memo::new(move |_| {
+    let pca = Computed::new(move || {
         m.table
             .with(|t| t.as_ref().map(|t| (t.id, Pca::new(&t.table))))
             .map(|(_, p)| p)
@@ -596,7 +597,7 @@ fn OffsetPanel(m: LearnedMemos) -> impl IntoView {
         return ().into_any();
     }
     let canvas = NodeRef::<Canvas>::new();
-    let curve = Memo::new(move |_| {
+    let curve = Computed::new(move || {
         m.table.with(|t| {
             t.as_ref().map(|t| {
                 let c = OffsetCurve::new(&t.table);

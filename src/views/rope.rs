@@ -22,7 +22,8 @@ use crate::ui::widgets::{
     panel_visible, ChartCanvas, Choice, Painter, Panel, StateChoice, StateRange,
 };
 use crate::views::common::{
-    heatmap_frame, line_series, paint_lines, select, select_state, stride_note, ExportButtons,
+    heatmap_frame, line_series, paint_lines, select, select_state, stride_note, Computed,
+    ExportButtons,
 };
 
 /// At most this many clocks are drawn (pairs spread over the spectrum).
@@ -34,10 +35,10 @@ const OVERLAY_POINTS: usize = 48;
 #[derive(Clone, Copy)]
 struct RopeMemos {
     rs: Memo<RopeState>,
-    rope: Memo<Rope>,
+    rope: Computed<Rope>,
     /// `(q, k)`.
-    vectors: Memo<(Vec<f64>, Vec<f64>)>,
-    weights: Memo<ScoreWeights>,
+    vectors: Computed<(Vec<f64>, Vec<f64>)>,
+    weights: Computed<ScoreWeights>,
     max_dist: Memo<usize>,
 }
 
@@ -73,9 +74,9 @@ pub fn RopeView() -> impl IntoView {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let state = ctx.state;
     let rs = select_state(state, |s| s.rope.clone());
-    let rope = Memo::new(move |_| rs.with(RopeState::rope));
-    let vectors = Memo::new(move |_| rs.with(RopeState::vectors));
-    let weights = Memo::new(move |_| rope.with(|r| vectors.with(|(q, k)| r.weights(q, k))));
+    let rope = Computed::new(move || rs.with(RopeState::rope));
+    let vectors = Computed::new(move || rs.with(RopeState::vectors));
+    let weights = Computed::new(move || rope.with(|r| vectors.with(|(q, k)| r.weights(q, k))));
     let max_dist = select(rs, |s| s.max_dist);
     let memos = RopeMemos {
         rs,
@@ -254,7 +255,7 @@ fn RotationPanel(m: RopeMemos) -> impl IntoView {
     let playing = RwSignal::new(false);
     let reduced_motion = dom::media_matches("(prefers-reduced-motion: reduce)");
     // (pair, θ_j, angle, rotated q pair) per clock.
-    let clocks = Memo::new(move |_| {
+    let clocks = Computed::new(move || {
         let p = pos.get() as f64;
         m.rope.with(|r| {
             m.vectors.with(|(q, _)| {
@@ -506,7 +507,7 @@ fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let queries = select(m.rs, |s| s.m.clone());
     // Score at every distance, from the relative form.
-    let relative = Memo::new(move |_| {
+    let relative = Computed::new(move || {
         let n = m.max_dist.get() + 1;
         m.rope.with(|r| {
             let stride = display_stride(n, r.inv_freq.len(), TERMS_PER_FRAME);
@@ -517,7 +518,7 @@ fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
         })
     });
     // For each query position m, scores from explicitly rotated vectors at a few distances.
-    let rotated = Memo::new(move |_| {
+    let rotated = Computed::new(move || {
         let dmax = m.max_dist.get();
         let points = OVERLAY_POINTS.min(dmax + 1);
         m.rope.with(|r| {
@@ -761,7 +762,7 @@ fn DecayPanel(m: RopeMemos) -> impl IntoView {
         })
     };
     // The three curves, at a whole stride on long ranges.
-    let curves = Memo::new(move |_| {
+    let curves = Computed::new(move || {
         let n = m.max_dist.get() + 1;
         m.rs.track();
         let stride = m
@@ -838,7 +839,7 @@ fn WavelengthPanel(m: RopeMemos) -> impl IntoView {
         return ().into_any();
     }
     let canvas = NodeRef::<Canvas>::new();
-    let data = Memo::new(move |_| {
+    let data = Computed::new(move || {
         m.rope.with(|r| {
             (
                 r.inv_freq.clone(),

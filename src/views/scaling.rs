@@ -19,7 +19,9 @@ use crate::state::ScalingState;
 use crate::ui::app::AppCtx;
 use crate::ui::export;
 use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, StateChoice, StateRange};
-use crate::views::common::{line_series, paint_lines, select_state, stride_note, ExportButtons};
+use crate::views::common::{
+    line_series, paint_lines, select_state, stride_note, Computed, ExportButtons,
+};
 
 /// The methods' frequencies, or why a method could not be applied.
 type Results = Vec<(Method, Result<Scaled, String>)>;
@@ -47,7 +49,7 @@ pub fn ScalingView() -> impl IntoView {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let state = ctx.state;
     let ss = select_state(state, |s| s.scaling.clone());
-    let results = Memo::new(move |_| {
+    let results = Computed::new(move || {
         ss.with(|s| {
             let d = s.rotary_dim();
             let params = s.params();
@@ -339,7 +341,7 @@ fn ConfigPaste() -> impl IntoView {
 }
 
 #[component]
-fn FrequenciesPanel(ss: Memo<ScalingState>, results: Memo<Results>) -> impl IntoView {
+fn FrequenciesPanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl IntoView {
     const ID: &str = "scaling-frequencies";
     if !panel_visible(ID) {
         return ().into_any();
@@ -489,13 +491,13 @@ fn FrequenciesPanel(ss: Memo<ScalingState>, results: Memo<Results>) -> impl Into
 }
 
 #[component]
-fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Memo<Results>) -> impl IntoView {
+fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl IntoView {
     const ID: &str = "scaling-score-distance";
     if !panel_visible(ID) {
         return ().into_any();
     }
     let canvas = NodeRef::<Canvas>::new();
-    let distance = Memo::new(move |_| ss.with(ScalingState::score_distance));
+    let distance = Computed::new(move || ss.with(ScalingState::score_distance));
     // q = k = 1 scores per method, α² included, every `stride`-th distance (`None`: the
     // display stride).
     let curves_at = move |stride: Option<usize>| {
@@ -521,7 +523,7 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Memo<Results>) -> impl In
             (stride, series)
         })
     };
-    let curves = Memo::new(move |_| {
+    let curves = Computed::new(move || {
         distance.track();
         ss.track();
         results.track();

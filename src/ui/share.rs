@@ -1,0 +1,160 @@
+//! Sharing and embedding: the Share dialog (permalink and `<iframe>` snippet) and the height
+//! messages an embedded page posts to its host.
+
+use leptos::html::Dialog;
+use leptos::prelude::*;
+use wasm_bindgen::{JsCast, JsValue};
+
+use super::app::AppCtx;
+use super::dom;
+use crate::state::app::iframe_snippet;
+use crate::state::AppState;
+
+/// The page's own address without the query: `origin + path`.
+fn page_base() -> String {
+    dom::window()
+        .map(|w| {
+            let l = w.location();
+            format!(
+                "{}{}",
+                l.origin().unwrap_or_default(),
+                l.pathname().unwrap_or_default()
+            )
+        })
+        .unwrap_or_default()
+}
+
+/// The dialog's fixed markup; [`fill`] puts the live values in. Plain HTML plus one delegated
+/// click and one change handler: a typed view tree for a handful of fields would cost the
+/// download several kilobytes.
+const SHARE_HTML: &str = r#"<h2 id="share-title">Share this view</h2>
+<div class="copy-field"><label for="share-permalink">Permalink (this exact state)</label><input id="share-permalink" type="text" readonly><button type="button" data-copy="share-permalink">Copy</button></div>
+<fieldset class="embed-options"><legend>Embed one panel in a course page</legend>
+<label>Panel <select id="share-panel"></select></label>
+<label><input id="share-controls" type="checkbox" checked> Show the panel's controls</label></fieldset>
+<div class="copy-field"><label for="share-embed">Embed link</label><input id="share-embed" type="text" readonly><button type="button" data-copy="share-embed">Copy</button></div>
+<div class="copy-field"><label for="share-snippet">iframe snippet</label><textarea id="share-snippet" readonly rows="7"></textarea><button type="button" data-copy="share-snippet">Copy</button></div>
+<p class="about">The snippet's script sizes the frame from the height the embedded page reports.</p>
+<button type="button" class="close" data-close>Close</button>"#;
+
+fn element(id: &str) -> Option<web_sys::Element> {
+    dom::window()?.document()?.get_element_by_id(id)
+}
+
+/// The `value` of an input, select or textarea.
+fn value_of(id: &str) -> String {
+    element(id)
+        .and_then(|e| js_sys::Reflect::get(&e, &"value".into()).ok())
+        .and_then(|v| v.as_string())
+        .unwrap_or_default()
+}
+
+fn set_value(id: &str, value: &str) {
+    if let Some(e) = element(id) {
+        let _ = js_sys::Reflect::set(&e, &"value".into(), &value.into());
+    }
+}
+
+/// Writes the permalink, and the embed link and snippet for the chosen panel.
+fn fill(state: &AppState) {
+    set_value(
+        "share-permalink",
+        &format!("{}?{}", page_base(), state.permalink_query()),
+    );
+    let panel = value_of("share-panel");
+    let controls = element("share-controls")
+        .and_then(|e| js_sys::Reflect::get(&e, &"checked".into()).ok())
+        .is_none_or(|v| v.is_truthy());
+    let src = format!("{}?{}", page_base(), state.embed_query(&panel, controls));
+    set_value("share-embed", &src);
+    set_value(
+        "share-snippet",
+        &iframe_snippet(&src, &format!("PE Lab: {panel}")),
+    );
+}
+
+/// The Share button and its dialog.
+#[component]
+pub fn ShareButton() -> impl IntoView {
+    let state = use_context::<AppCtx>().expect("AppCtx").state;
+    let dialog = NodeRef::<Dialog>::new();
+    let open = move |_| {
+        let options: String = state.with_untracked(|s| {
+            s.view
+                .panels()
+                .iter()
+                .map(|p| format!("<option value=\"{p}\">{p}</option>"))
+                .collect()
+        });
+        if let Some(select) = element("share-panel") {
+            select.set_inner_html(&options);
+        }
+        state.with_untracked(fill);
+        if let Some(d) = dialog.get_untracked() {
+            let _ = d.show_modal();
+        }
+    };
+    let on_click = move |ev: web_sys::MouseEvent| {
+        let Some(target) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        else {
+            return;
+        };
+        if let Some(id) = target.get_attribute("data-copy") {
+            dom::copy_text(&value_of(&id));
+            target.set_text_content(Some("Copied ✓"));
+        } else if target.has_attribute("data-close") {
+            if let Some(d) = dialog.get_untracked() {
+                d.close();
+            }
+        }
+    };
+    view! {
+        <button class="share" on:click=open aria-haspopup="dialog">"Share"</button>
+        <dialog node_ref=dialog class="share-dialog" aria-labelledby="share-title"
+            inner_html=SHARE_HTML on:click=on_click on:change=move |_| state.with_untracked(fill)></dialog>
+    }
+}
+
+/// In an embedded page, posts `{type: "pe-lab:resize", height}` to the host whenever the
+/// page's height changes (and once at start).
+pub fn post_height_to_host() {
+    let Some(w) = dom::window() else { return };
+    let Some(parent) = w.parent().ok().flatten() else {
+        return;
+    };
+    if parent == w {
+        return;
+    }
+    let Some(root) = w.document().and_then(|d| d.document_element()) else {
+        return;
+    };
+    let last = std::cell::Cell::new(-1.0f64);
+    let post = move || {
+        let Some(w) = dom::window() else { return };
+        let Some(doc) = w.document().and_then(|d| d.document_element()) else {
+            return;
+        };
+        let height = doc.scroll_height() as f64;
+        if height == last.get() {
+            return;
+        }
+        last.set(height);
+        let message = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&message, &"type".into(), &"pe-lab:resize".into());
+        let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
+        if let Some(parent) = w.parent().ok().flatten() {
+            let _ = parent.post_message(&message, "*");
+        }
+    };
+    let callback = wasm_bindgen::closure::Closure::<dyn Fn(JsValue)>::new(move |_: JsValue| post());
+    if let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) {
+        observer.observe(&root);
+        if let Some(body) = w.document().and_then(|d| d.body()) {
+            observer.observe(&body);
+        }
+    }
+    // Both live as long as the page.
+    callback.forget();
+}
