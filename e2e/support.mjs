@@ -36,7 +36,13 @@ export async function startServer({ root = DIST, prefix = '/' } = {}) {
       return;
     }
     const body = fs.readFileSync(file);
-    const headers = { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' };
+    // CORS for everything: a page embedded in a sandboxed iframe (opaque origin) fetches its own
+    // module script, wasm and assets cross-origin (the README says the same of any host).
+    const headers = {
+      'content-type': TYPES[path.extname(file)] || 'application/octet-stream',
+      'cache-control': 'no-store',
+      'access-control-allow-origin': '*',
+    };
     if ((req.headers['accept-encoding'] || '').includes('gzip')) {
       headers['content-encoding'] = 'gzip';
       res.writeHead(200, headers).end(zlib.gzipSync(body, { level: 9 }));

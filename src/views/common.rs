@@ -130,7 +130,7 @@ fn DataTable(csv: Callback<()>) -> impl IntoView {
             open.set(el.open());
         }>
             <summary>"Show data as table"</summary>
-            <div class="table-wrap" tabindex="0" inner_html=table></div>
+            <div class="table-wrap" tabindex="0" role="region" aria-label="Chart data" inner_html=table></div>
         </details>
     }
 }

@@ -84,7 +84,7 @@ fn TablePanel() -> impl IntoView {
     };
     view! {
         <Panel id=ID title="The schemes at a glance">
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0" role="region" aria-label="Comparison table">
                 <table class="compare-table">
                     <thead><tr><th scope="col">"Scheme"</th><th scope="col">"Learned parameters"</th><th scope="col">"Absolute or relative"</th><th scope="col">"Beyond the trained length"</th><th scope="col">"Used by"</th></tr></thead>
                     <tbody>{rows}</tbody>

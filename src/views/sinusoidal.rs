@@ -882,7 +882,7 @@ fn IndexPanel(pe: Computed<Sinusoid>, sv: Memo<SinusoidalState>) -> impl IntoVie
     view! {
         <Panel id=ID title="Pair index i and columns">
             <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || "Wavelength of every column, sin and cos columns marked.".to_string()) paint=paint height=220.0/>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0" role="region" aria-label="Pair-index table">
                 <table class="index-table">
                     <caption>{move || format!("{} pairs for d_model = {} ({} layout); values at pos = {}", pe.with(|pe| pe.omegas.len()), pe.with(|pe| pe.d_model), pe.with(|pe| pe.layout.name()), p0.get())}</caption>
                     <thead><tr><th scope="col">"i"</th><th scope="col">"sin col"</th><th scope="col">"cos col"</th><th scope="col">"ω_i"</th><th scope="col">"wavelength"</th><th scope="col">"sin"</th><th scope="col">"cos"</th></tr></thead>
