@@ -22,7 +22,8 @@ const TYPES = {
 /** Serves `root` on 127.0.0.1 at a free port, under `prefix` ("/" or "/course/pe-lab/"). */
 export async function startServer({ root = DIST, prefix = '/' } = {}) {
   const log = [];
-  const server = http.createServer((req, res) => {
+  // Large headers: the robustness spec loads query strings of hundreds of kilobytes.
+  const server = http.createServer({ maxHeaderSize: 4 << 20 }, (req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
     log.push(url.pathname);
     if (!url.pathname.startsWith(prefix)) {

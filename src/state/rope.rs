@@ -605,8 +605,11 @@ impl ScalingState {
                     );
                     out.push(Method::None);
                 }
-                out.sort();
-                out
+                // The canonical order, duplicates dropped.
+                Method::ALL
+                    .into_iter()
+                    .filter(|m| out.contains(m))
+                    .collect()
             }
         };
         let head_dim = read_even(

@@ -46,8 +46,8 @@ pub fn media_matches(query: &str) -> bool {
 }
 
 /// Records that a chart finished painting: `window.__peLab = {paints, firstPaintMs,
-/// lastPaintMs, lastPanel}` (milliseconds since navigation), read by
-/// the benchmark and the end-to-end tests.
+/// lastPaintMs, lastPanel, memoryBytes}` (milliseconds since navigation; the wasm memory's
+/// size), read by the benchmark and the end-to-end tests.
 pub fn mark_painted(panel: &str) {
     let Some(w) = window() else { return };
     let key = JsValue::from_str("__peLab");
@@ -69,6 +69,10 @@ pub fn mark_painted(panel: &str) {
     let _ = js_sys::Reflect::set(&record, &"paints".into(), &(paints + 1.0).into());
     let _ = js_sys::Reflect::set(&record, &"lastPaintMs".into(), &now_ms().into());
     let _ = js_sys::Reflect::set(&record, &"lastPanel".into(), &panel.into());
+    let memory = js_sys::Reflect::get(&wasm_bindgen::memory(), &"buffer".into())
+        .and_then(|b| js_sys::Reflect::get(&b, &"byteLength".into()))
+        .unwrap_or(JsValue::NULL);
+    let _ = js_sys::Reflect::set(&record, &"memoryBytes".into(), &memory);
 }
 
 /// Offers `parts` (strings or byte arrays) as a file download.

@@ -87,7 +87,7 @@ fn PermutationPanel() -> impl IntoView {
             .map_or(DemoEncoding::Sinusoidal, |(_, p)| *p);
         state.update(|s| s.attention.pe = pe)
     });
-    let changes = Computed::new(move || {
+    let changes = Computed::fresh(move || {
         at.with(|a| {
             (
                 output_changes(&a.order, Positions::None),

@@ -201,7 +201,7 @@ fn T5Panel(bs: Memo<BiasState>) -> impl IntoView {
     }
     let canvas = NodeRef::<Canvas>::new();
     // Relative positions −R…R with R = 2·max_distance (at least 64).
-    let data = Computed::new(move || {
+    let data = Computed::fresh(move || {
         bs.with(|b| {
             let r = (2 * b.max_distance as i64).max(64);
             let rel: Vec<f64> = (-r..=r).map(|x| x as f64).collect();

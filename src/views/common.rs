@@ -184,12 +184,33 @@ fn erased_memo(produce: Producer) -> Memo<Erased> {
     Memo::new(move |_| produce())
 }
 
+fn never_same(_: &dyn Any, _: &dyn Any) -> bool {
+    false
+}
+
 impl<T: PartialEq + Send + Sync + 'static> Computed<T> {
+    /// A value compared with the last one: small values derived from big state, where an
+    /// unchanged result should not wake what depends on it.
     pub fn new(compute: impl Fn() -> T + Send + Sync + 'static) -> Self {
+        Self::with_eq(compute, same::<T>)
+    }
+}
+
+impl<T: Send + Sync + 'static> Computed<T> {
+    /// A value never compared: large data recomputed only when its inputs change, where a
+    /// comparison would cost as much as the work it saves.
+    pub fn fresh(compute: impl Fn() -> T + Send + Sync + 'static) -> Self {
+        Self::with_eq(compute, never_same)
+    }
+
+    fn with_eq(
+        compute: impl Fn() -> T + Send + Sync + 'static,
+        eq: fn(&dyn Any, &dyn Any) -> bool,
+    ) -> Self {
         Computed {
             memo: erased_memo(Arc::new(move || Erased {
                 value: Arc::new(compute()),
-                eq: same::<T>,
+                eq,
             })),
             _value: PhantomData,
         }

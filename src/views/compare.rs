@@ -106,13 +106,13 @@ fn SimilarityPanel() -> impl IntoView {
     let store = use_context::<TableStore>().expect("TableStore");
     let canvas = NodeRef::<Canvas>::new();
     let k_max = select_state(ctx.state, |s| s.compare.k_max);
-    let learned = Computed::new(move || {
+    let learned = Computed::fresh(move || {
         store
             .minilm
             .with(|t| t.as_ref().map(|t| OffsetCurve::new(&t.table).mean))
     });
     // (name, values at k = 0..=k_max)
-    let curves = Computed::new(move || {
+    let curves = Computed::fresh(move || {
         let n = k_max.get() + 1;
         let pe = Sinusoid::new(WIDTH, 10000.0, Layout::Interleaved);
         let sinusoidal: Vec<f64> = cos_sum_series(&pe.omegas, 1, n)

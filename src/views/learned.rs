@@ -147,7 +147,7 @@ pub fn LearnedView() -> impl IntoView {
         let (rows, cols, seed) = ls.with(|l| (l.rows, l.cols, l.seed));
         (rows, cols, seed)
     });
-    let random_table = Computed::new(move || {
+    let random_table = Computed::fresh(move || {
         let (rows, cols, seed) = random.get();
         Loaded {
             id: (seed as u32) ^ ((rows as u32) << 12) ^ ((cols as u32) << 24) ^ 0x8000_0000,
@@ -155,7 +155,7 @@ pub fn LearnedView() -> impl IntoView {
             table: Arc::new(Table::random(rows, cols, seed)),
         }
     });
-    let table = Computed::new(move || match source.get() {
+    let table = Computed::fresh(move || match source.get() {
         TableSource::MiniLm => {
             store.load_minilm();
             store.minilm.get()
@@ -174,7 +174,7 @@ pub fn LearnedView() -> impl IntoView {
         })
     });
     let cos =
-        Computed::new(move || table.with(|t| t.as_ref().map(|t| CosineMatrix::new(&t.table))));
+        Computed::fresh(move || table.with(|t| t.as_ref().map(|t| CosineMatrix::new(&t.table))));
     let m = LearnedMemos {
         ls,
         table,
@@ -490,7 +490,7 @@ fn PcaPanel(m: LearnedMemos) -> impl IntoView {
         return ().into_any();
     }
     let canvas = NodeRef::<Canvas>::new();
-    let pca = Computed::new(move || {
+    let pca = Computed::fresh(move || {
         m.table
             .with(|t| t.as_ref().map(|t| (t.id, Pca::new(&t.table))))
             .map(|(_, p)| p)
@@ -597,7 +597,7 @@ fn OffsetPanel(m: LearnedMemos) -> impl IntoView {
         return ().into_any();
     }
     let canvas = NodeRef::<Canvas>::new();
-    let curve = Computed::new(move || {
+    let curve = Computed::fresh(move || {
         m.table.with(|t| {
             t.as_ref().map(|t| {
                 let c = OffsetCurve::new(&t.table);

@@ -255,7 +255,7 @@ fn RotationPanel(m: RopeMemos) -> impl IntoView {
     let playing = RwSignal::new(false);
     let reduced_motion = dom::media_matches("(prefers-reduced-motion: reduce)");
     // (pair, θ_j, angle, rotated q pair) per clock.
-    let clocks = Computed::new(move || {
+    let clocks = Computed::fresh(move || {
         let p = pos.get() as f64;
         m.rope.with(|r| {
             m.vectors.with(|(q, _)| {
@@ -507,7 +507,7 @@ fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let queries = select(m.rs, |s| s.m.clone());
     // Score at every distance, from the relative form.
-    let relative = Computed::new(move || {
+    let relative = Computed::fresh(move || {
         let n = m.max_dist.get() + 1;
         m.rope.with(|r| {
             let stride = display_stride(n, r.inv_freq.len(), TERMS_PER_FRAME);
@@ -518,7 +518,7 @@ fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
         })
     });
     // For each query position m, scores from explicitly rotated vectors at a few distances.
-    let rotated = Computed::new(move || {
+    let rotated = Computed::fresh(move || {
         let dmax = m.max_dist.get();
         let points = OVERLAY_POINTS.min(dmax + 1);
         m.rope.with(|r| {
@@ -762,7 +762,7 @@ fn DecayPanel(m: RopeMemos) -> impl IntoView {
         })
     };
     // The three curves, at a whole stride on long ranges.
-    let curves = Computed::new(move || {
+    let curves = Computed::fresh(move || {
         let n = m.max_dist.get() + 1;
         m.rs.track();
         let stride = m
@@ -839,7 +839,7 @@ fn WavelengthPanel(m: RopeMemos) -> impl IntoView {
         return ().into_any();
     }
     let canvas = NodeRef::<Canvas>::new();
-    let data = Computed::new(move || {
+    let data = Computed::fresh(move || {
         m.rope.with(|r| {
             (
                 r.inv_freq.clone(),

@@ -131,7 +131,8 @@ fn MethodPicker() -> impl IntoView {
                                 }
                             } else {
                                 list.push(m);
-                                list.sort();
+                                // Keep the canonical order (no sort routine in the wasm).
+                                *list = Method::ALL.into_iter().filter(|x| list.contains(x)).collect();
                             }
                         })
                     };
@@ -523,7 +524,7 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
             (stride, series)
         })
     };
-    let curves = Computed::new(move || {
+    let curves = Computed::fresh(move || {
         distance.track();
         ss.track();
         results.track();

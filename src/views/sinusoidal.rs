@@ -48,7 +48,7 @@ pub fn SinusoidalView() -> impl IntoView {
     let d_model = select(sv, |s| s.d_model);
     let base = select(sv, |s| s.base);
     let layout = select(sv, |s| s.layout);
-    let pe = Computed::new(move || Sinusoid::new(d_model.get(), base.get(), layout.get()));
+    let pe = Computed::fresh(move || Sinusoid::new(d_model.get(), base.get(), layout.get()));
     let show_controls = state.with_untracked(|s| s.show_controls);
 
     view! {
@@ -250,7 +250,7 @@ fn CurvesPanel(
     let canvas = NodeRef::<Canvas>::new();
     let cols = select(sv, |s| s.curve_columns());
     let hover_pos = RwSignal::new(None::<usize>);
-    let curves = Computed::new(move || {
+    let curves = Computed::fresh(move || {
         let n = seq_len.get();
         pe.with(|pe| {
             cols.get()
@@ -359,7 +359,7 @@ fn SpectrumPanel(
         return ().into_any();
     }
     let canvas = NodeRef::<Canvas>::new();
-    let data = Computed::new(move || {
+    let data = Computed::fresh(move || {
         pe.with(|pe| {
             let omega = pe.omegas.clone();
             let wavelength: Vec<f64> = (0..omega.len()).map(|i| pe.wavelength(i)).collect();
@@ -447,12 +447,12 @@ fn SimilarityPanel(
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let matrix_canvas = NodeRef::<Canvas>::new();
     let curve_canvas = NodeRef::<Canvas>::new();
-    let sim = Computed::new(move || pe.with(PositionSimilarity::new));
+    let sim = Computed::fresh(move || pe.with(PositionSimilarity::new));
     let p0 = select(sv, |s| s.p0_in_range());
     // dot(PE[p], PE[q]) minus the lone-column term depends on |p − q| only: one series serves
     // every p0.
     // Drawn from every `stride`-th offset when the full curve would cost too much per frame.
-    let relative = Computed::new(move || {
+    let relative = Computed::fresh(move || {
         let n = seq_len.get();
         sim.with(|s| {
             let stride = display_stride(n, s.pair_terms(), TERMS_PER_FRAME);
@@ -460,7 +460,7 @@ fn SimilarityPanel(
         })
     });
     // (positions, values): positions whose distance to p0 is a whole number of strides.
-    let curve = Computed::new(move || {
+    let curve = Computed::fresh(move || {
         let (p0, n) = (p0.get(), seq_len.get());
         sim.with(|s| {
             relative.with(|(stride, g)| {
@@ -619,7 +619,7 @@ fn OffsetPanel(
     let k = select(sv, |s| s.offset);
     let p0 = select(sv, |s| s.p0_in_range());
     // (PE[p0 + k], M(k)·PE[p0]) over columns.
-    let rows = Computed::new(move || {
+    let rows = Computed::fresh(move || {
         let (k, p0) = (k.get(), p0.get());
         pe.with(|pe| {
             let d = pe.d_model;
@@ -633,7 +633,7 @@ fn OffsetPanel(
             (there, mapped)
         })
     });
-    let residual = Computed::new(move || {
+    let residual = Computed::fresh(move || {
         let (k, n) = (k.get(), seq_len.get());
         let step = n.div_ceil(RESIDUAL_POSITIONS).max(1);
         pe.with(|pe| OffsetMap::new(pe, k).residual(k, (0..n).step_by(step)))
