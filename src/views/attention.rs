@@ -101,23 +101,29 @@ fn PermutationPanel() -> impl IntoView {
             let words: Vec<&str> = a.order.iter().map(|&i| TOKENS[i]).collect();
             let result = attend(&words, pos_kind);
             let change = changes.with(|(none, pe)| if with_pe { pe.clone() } else { none.clone() });
-            a.order
-                .iter()
-                .enumerate()
-                .map(|(pos, &i)| {
-                    let out = &result.outputs[pos];
-                    let shown: Vec<String> = out.iter().take(4).map(|v| sig(*v, 3)).collect();
-                    let same = change[i] < 1e-9;
-                    view! {
-                        <tr class:changed=!same>
-                            <td>{pos}</td>
-                            <th scope="row">{format!("{} (#{i})", TOKENS[i])}</th>
-                            <td class="vec">{format!("[{}, …]", shown.join(", "))}</td>
-                            <td>{if same { format!("same ✓ (Δ {})", sig(change[i], 2)) } else { format!("changed ✗ (Δ {})", sig(change[i], 3)) }}</td>
-                        </tr>
-                    }
-                })
-                .collect_view()
+            // One HTML string (fixed tokens and numbers only): far less wasm than typed rows.
+            let caption = if with_pe {
+                format!("With {} positions", a.pe.name())
+            } else {
+                "Without positional encoding".to_string()
+            };
+            let mut html = format!("<caption>{caption}</caption><thead><tr><th>pos</th><th>token</th><th>output</th><th>vs. original order</th></tr></thead><tbody>");
+            for (pos, &i) in a.order.iter().enumerate() {
+                let shown: Vec<String> = result.outputs[pos].iter().take(4).map(|v| sig(*v, 3)).collect();
+                let same = change[i] < 1e-9;
+                let status = if same {
+                    format!("same ✓ (Δ {})", sig(change[i], 2))
+                } else {
+                    format!("changed ✗ (Δ {})", sig(change[i], 3))
+                };
+                html += &format!(
+                    "<tr{}><td>{pos}</td><th scope=\"row\">{} (#{i})</th><td class=\"vec\">[{}, …]</td><td>{status}</td></tr>",
+                    if same { "" } else { " class=\"changed\"" },
+                    TOKENS[i],
+                    shown.join(", ")
+                );
+            }
+            html + "</tbody>"
         })
     };
     let paint = move |p: &Painter| {
@@ -213,16 +219,8 @@ fn PermutationPanel() -> impl IntoView {
                 </div>
             })}
             <div class="side-by-side">
-                <table class="demo-table" data-condition="none">
-                    <caption>"Without positional encoding"</caption>
-                    <thead><tr><th>"pos"</th><th>"token"</th><th>"output"</th><th>"vs. original order"</th></tr></thead>
-                    <tbody>{move || table(false)}</tbody>
-                </table>
-                <table class="demo-table" data-condition="pe">
-                    <caption>{move || format!("With {} positions", at.with(|a| a.pe.name()))}</caption>
-                    <thead><tr><th>"pos"</th><th>"token"</th><th>"output"</th><th>"vs. original order"</th></tr></thead>
-                    <tbody>{move || table(true)}</tbody>
-                </table>
+                <table class="demo-table" data-condition="none" inner_html=move || table(false)></table>
+                <table class="demo-table" data-condition="pe" inner_html=move || table(true)></table>
             </div>
             <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || "Bar chart: how much each token's output changed after reordering, without and with positional encoding.".to_string()) paint=paint height=220.0/>
             <p class="about">

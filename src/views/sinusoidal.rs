@@ -803,38 +803,43 @@ fn IndexPanel(pe: Computed<Sinusoid>, sv: Memo<SinusoidalState>) -> impl IntoVie
             paint_lines(p, &chart)
         })
     };
-    let rows = move || {
+    // The table as one HTML string (numbers only, nothing to escape): far less wasm than a
+    // typed view per row.
+    let table = move || {
+        let p0 = p0.get();
         pe.with(|pe| {
             let pairs = pe.omegas.len();
-            let shown: Vec<Option<usize>> = if pairs <= INDEX_ROWS_SHOWN {
-                (0..pairs).map(Some).collect()
-            } else {
-                let half = INDEX_ROWS_SHOWN / 2;
-                (0..half).map(Some).chain(std::iter::once(None)).chain((pairs - half..pairs).map(Some)).collect()
-            };
-            let p0 = p0.get();
-            shown
-                .into_iter()
-                .map(|i| match i {
-                    None => view! { <tr class="elided"><td colspan="7">{format!("… {} more pairs (all are in the CSV) …", pairs - INDEX_ROWS_SHOWN)}</td></tr> }.into_any(),
-                    Some(i) => {
-                        let sin_col = column_of(i, ColumnKind::Sin, pe.d_model, pe.layout);
-                        let cos_col = column_of(i, ColumnKind::Cos, pe.d_model, pe.layout);
-                        let at = |c: Option<usize>| c.map_or("—".to_string(), |c| sig(pe.value(p0, c), 5));
-                        view! {
-                            <tr>
-                                <td>{i}</td>
-                                <td>{sin_col.map_or("—".to_string(), |c| c.to_string())}</td>
-                                <td>{cos_col.map_or("—".to_string(), |c| c.to_string())}</td>
-                                <td>{sig(pe.omegas[i], 5)}</td>
-                                <td>{sig(pe.wavelength(i), 5)}</td>
-                                <td>{at(sin_col)}</td>
-                                <td>{at(cos_col)}</td>
-                            </tr>
-                        }.into_any()
-                    }
-                })
-                .collect_view()
+            let mut html = format!(
+                "<table class=\"index-table\"><caption>{pairs} pairs for d_model = {} ({} layout); values at pos = {p0}</caption><thead><tr><th scope=\"col\">i</th><th scope=\"col\">sin col</th><th scope=\"col\">cos col</th><th scope=\"col\">ω_i</th><th scope=\"col\">wavelength</th><th scope=\"col\">sin</th><th scope=\"col\">cos</th></tr></thead><tbody>",
+                pe.d_model,
+                pe.layout.name()
+            );
+            let half = INDEX_ROWS_SHOWN / 2;
+            for i in 0..pairs {
+                if pairs > INDEX_ROWS_SHOWN && i == half {
+                    html += &format!(
+                        "<tr class=\"elided\"><td colspan=\"7\">… {} more pairs (all are in the CSV) …</td></tr>",
+                        pairs - INDEX_ROWS_SHOWN
+                    );
+                }
+                if pairs > INDEX_ROWS_SHOWN && (half..pairs - half).contains(&i) {
+                    continue;
+                }
+                let sin_col = column_of(i, ColumnKind::Sin, pe.d_model, pe.layout);
+                let cos_col = column_of(i, ColumnKind::Cos, pe.d_model, pe.layout);
+                let col = |c: Option<usize>| c.map_or("—".to_string(), |c| c.to_string());
+                let at = |c: Option<usize>| c.map_or("—".to_string(), |c| sig(pe.value(p0, c), 5));
+                html += &format!(
+                    "<tr><td>{i}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                    col(sin_col),
+                    col(cos_col),
+                    sig(pe.omegas[i], 5),
+                    sig(pe.wavelength(i), 5),
+                    at(sin_col),
+                    at(cos_col)
+                );
+            }
+            html + "</tbody></table>"
         })
     };
     let code = move || {
@@ -882,13 +887,7 @@ fn IndexPanel(pe: Computed<Sinusoid>, sv: Memo<SinusoidalState>) -> impl IntoVie
     view! {
         <Panel id=ID title="Pair index i and columns">
             <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || "Wavelength of every column, sin and cos columns marked.".to_string()) paint=paint height=220.0/>
-            <div class="table-wrap" tabindex="0" role="region" aria-label="Pair-index table">
-                <table class="index-table">
-                    <caption>{move || format!("{} pairs for d_model = {} ({} layout); values at pos = {}", pe.with(|pe| pe.omegas.len()), pe.with(|pe| pe.d_model), pe.with(|pe| pe.layout.name()), p0.get())}</caption>
-                    <thead><tr><th scope="col">"i"</th><th scope="col">"sin col"</th><th scope="col">"cos col"</th><th scope="col">"ω_i"</th><th scope="col">"wavelength"</th><th scope="col">"sin"</th><th scope="col">"cos"</th></tr></thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </div>
+            <div class="table-wrap" tabindex="0" role="region" aria-label="Pair-index table" inner_html=table></div>
             <pre class="code"><code>{code}</code></pre>
             <p class="about">
                 "The pair index i counts frequencies, not columns: with d_model columns there are ⌈d_model/2⌉ pairs. "
