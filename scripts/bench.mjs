@@ -95,6 +95,21 @@ const VIEWS = [
     },
   },
   {
+    // No slider: a move is a click (Shuffle, Original order, or the positional encoding).
+    view: 'attention',
+    panels: ['permutation-demo'],
+    sizes: () => {
+      const moves = [
+        ['[data-panel="permutation-demo"] button.shuffle', null],
+        ['[data-panel="permutation-demo"] button.reset', null],
+        ['[data-control="pe"] input[value="rope"]', null],
+        ['[data-control="pe"] input[value="sinusoidal"]', null],
+      ];
+      // The demo has one size (five tokens).
+      return { default: { query: 'pe=sinusoidal', moves } };
+    },
+  },
+  {
     view: 'compare',
     panels: ['compare-similarity'],
     sizes: () => ({
@@ -118,6 +133,18 @@ async function measure(page, moves, count) {
     for (let n = 0; n < count; n++) {
       const [selector, values] = moves[n % moves.length];
       const el = document.querySelector(selector);
+      if (values === null) {
+        // A button or a radio: one click is the move.
+        const before = window.__peLab.paints;
+        const t0 = performance.now();
+        el.click();
+        await new Promise((r) => setTimeout(r, 0));
+        const painted = window.__peLab.paints > before ? window.__peLab.lastPaintMs - t0 : null;
+        await new Promise((r) => requestAnimationFrame(() => r()));
+        out.push({ painted, frame: performance.now() - t0 });
+        await new Promise((r) => setTimeout(r, 30));
+        continue;
+      }
       // Each slider alternates between its two values, starting away from the initial one.
       window.__benchTurn = window.__benchTurn || {};
       const turn = (window.__benchTurn[selector] = (window.__benchTurn[selector] || 0) + 1);

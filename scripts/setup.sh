@@ -39,8 +39,9 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $wbg\$"; then
 fi
 
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \
+  || [ ! -d node_modules/terser ] || [ ! -d node_modules/axe-core ] \
   || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  log "installing npm packages (binaryen for wasm-opt, playwright-core)"
+  log "installing npm packages (binaryen for wasm-opt, terser, playwright-core, axe-core)"
   npm ci --no-audit --no-fund --loglevel=error
 fi
 

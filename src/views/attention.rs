@@ -212,8 +212,8 @@ fn PermutationPanel() -> impl IntoView {
             {show_controls.then(|| view! {
                 <div class="control-line">
                     <ol class="chips" aria-label="Sentence (drag a word, or use its arrows)">{chips}</ol>
-                    <button on:click=shuffle>"Shuffle"</button>
-                    <button on:click=reset>"Original order"</button>
+                    <button class="shuffle" on:click=shuffle>"Shuffle"</button>
+                    <button class="reset" on:click=reset>"Original order"</button>
                     <Choice name="pe" label="Positional encoding" options=vec![("sinusoidal", "Sinusoidal (added)"), ("rope", "RoPE (rotates q, k)")]
                         value=Signal::derive(move || at.with(|a| a.pe.name().to_string())) on_change=on_pe/>
                 </div>
