@@ -208,3 +208,48 @@ fn share_links_keep_the_state_and_set_the_embed_parameters() {
     assert!(html.contains("title=\"PE Lab: &lt;decay&gt;\""));
     assert!(html.contains("pe-lab:resize"));
 }
+
+/// Property: whatever the query (real parameter names of every view with hostile values, in
+/// any number and order), parsing gives a valid state: its URL, read again, needs no adjustment
+/// and gives the same URL and the same state of the view shown. (Parameters the view does not
+/// use, such as `rows` of a trained table, are not written, so only the URL is compared.)
+#[test]
+fn any_query_parses_to_a_valid_canonical_state() {
+    let names: Vec<&str> = "view seq_len d_model base layout cols p0 offset cmap head_dim theta \
+        partial qk seed max_dist m pos q k method factor orig_ctx beta_fast beta_slow attn_factor \
+        mscale mscale_all_dim truncate low_freq_factor high_freq_factor short_factor long_factor \
+        table rows heads head buckets max_distance bidirectional order pe k_max embed panel \
+        controls theme"
+        .split_whitespace()
+        .collect();
+    // Separated by "|"; the first value is empty.
+    let values: Vec<&str> = "|0|-1|1|2|7|63|64|512|4096|99999999|1e309|-1e309|NaN|inf|0.5|1e-12|\
+        %E2%80%AE|%00|%|٣|ünï|true|false|1,2,3|3,1,2,0|yarn,ntk|rope|random|custom"
+        .split('|')
+        .collect();
+    let views = "sinusoidal learned rope scaling bias attention compare";
+    let views: Vec<&str> = views.split(' ').collect();
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n as u64) as usize
+    };
+    for case in 0..3000 {
+        let mut q = format!("view={}", views[case % views.len()]);
+        for _ in 0..next(12) {
+            q += &format!(
+                "&{}={}",
+                names[next(names.len())],
+                values[next(values.len())]
+            );
+        }
+        let (state, _) = AppState::from_query(&q);
+        let canonical = state.to_query();
+        let (again, notices) = AppState::from_query(&canonical);
+        assert_eq!(again.to_query(), canonical, "{q}");
+        assert_eq!(again.view, state.view, "{q}");
+        assert!(notices.is_empty(), "{q} → {canonical}: {notices:?}");
+    }
+}
