@@ -184,6 +184,10 @@ test('compare: the table lists five schemes and the similarity CSV equals the fo
   const withLearned = await csvOf(page, 'compare-similarity');
   assert.deepEqual(withLearned.names, ['k', 'sinusoidal', 'rope', 'alibi', 'learned_minilm']);
   assert.ok(Math.abs(withLearned.rows[1][4] - 0.851) < 1e-3, 'MiniLM mean cosine at offset 1');
+  // A scheme's name opens its view.
+  await page.getByRole('button', { name: 'ALiBi bias' }).click();
+  await page.waitForSelector('[data-panel="alibi-slopes"]');
+  assert.equal(query(page).get('view'), 'bias');
   await context.close();
 });
 

@@ -52,18 +52,28 @@ fn TablePanel() -> impl IntoView {
         ["T5 relative bias", "bias", "buckets × heads learned scalars (32 × 12 in T5-base)", "relative: one learned scalar per distance bucket", "any length: far distances share the last bucket", "T5, Flan-T5, mT5"],
     ];
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let rows = ROWS
-        .iter()
-        .map(|r| {
-            let view = crate::state::View::ALL.into_iter().find(|v| v.name() == r[1]).unwrap_or_default();
-            view! {
-                <tr>
-                    <th scope="row"><button class="link" on:click=move |_| ctx.state.update(|s| s.view = view)>{r[0]}</button></th>
-                    <td>{r[2]}</td><td>{r[3]}</td><td>{r[4]}</td><td>{r[5]}</td>
-                </tr>
-            }
-        })
-        .collect_view();
+    // The table as one HTML string (fixed text), the scheme names as buttons that open their
+    // view through one delegated click handler.
+    let table: String = ROWS.iter().fold(
+        "<table class=\"compare-table\"><thead><tr><th scope=\"col\">Scheme</th><th scope=\"col\">Learned parameters</th><th scope=\"col\">Absolute or relative</th><th scope=\"col\">Beyond the trained length</th><th scope=\"col\">Used by</th></tr></thead><tbody>".to_string(),
+        |html, r| {
+            html + &format!(
+                "<tr><th scope=\"row\"><button class=\"link\" data-view=\"{}\">{}</button></th><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                r[1], r[0], r[2], r[3], r[4], r[5]
+            )
+        },
+    ) + "</tbody></table>";
+    let open_view = move |ev: web_sys::MouseEvent| {
+        let name = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .and_then(|e| e.get_attribute("data-view"));
+        if let Some(view) =
+            name.and_then(|n| crate::state::View::ALL.into_iter().find(|v| v.name() == n))
+        {
+            ctx.state.update(|s| s.view = view);
+        }
+    };
     let csv_cb = move |_| {
         let mut text = csv::header(&[
             "scheme",
@@ -84,12 +94,7 @@ fn TablePanel() -> impl IntoView {
     };
     view! {
         <Panel id=ID title="The schemes at a glance">
-            <div class="table-wrap" tabindex="0" role="region" aria-label="Comparison table">
-                <table class="compare-table">
-                    <thead><tr><th scope="col">"Scheme"</th><th scope="col">"Learned parameters"</th><th scope="col">"Absolute or relative"</th><th scope="col">"Beyond the trained length"</th><th scope="col">"Used by"</th></tr></thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </div>
+            <div class="table-wrap" tabindex="0" role="region" aria-label="Comparison table" inner_html=table on:click=open_view></div>
             <div class="exports" role="group" aria-label="Export"><button on:click=csv_cb>"CSV"</button></div>
         </Panel>
     }
