@@ -107,7 +107,7 @@ pub fn ExportButtons(
 /// "Show data as table": the first rows and columns of the panel's CSV, kept up to date while
 /// open. Closed, it costs nothing.
 #[component]
-fn DataTable(csv: Callback<()>) -> impl IntoView {
+pub fn DataTable(csv: Callback<()>) -> impl IntoView {
     let state = use_context::<crate::ui::app::AppCtx>().map(|c| c.state);
     let open = RwSignal::new(false);
     let data = Memo::new(move |_| {

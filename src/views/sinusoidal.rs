@@ -24,7 +24,8 @@ use crate::ui::widgets::{
     panel_visible, ChartCanvas, ExportBar, Painter, Panel, StateChoice, StateRange,
 };
 use crate::views::common::{
-    heatmap_frame, line_series, paint_lines, select, select_state, Computed, ExportButtons,
+    heatmap_frame, line_series, paint_lines, select, select_state, Computed, DataTable,
+    ExportButtons,
 };
 
 /// Positions sampled for the offset residual (bounded work at any size).
@@ -594,6 +595,7 @@ fn SimilarityPanel(
                 "the matrix is constant along its diagonals, largest on the diagonal (d_model/2) and falling, with ripples, as positions move apart."
             </p>
             <PanelExports panel=ID canvas=matrix_canvas sv=sv csv=csv_matrix npy=Some((big, npy_cb))/>
+            <DataTable csv=csv_curve/>
             <ExportBar>
                 <button on:click=move |_| export::png(curve_canvas, "pe-similarity_curve.png")>"Curve PNG"</button>
                 <button on:click=move |_| csv_curve.run(())>"Curve CSV"</button>
@@ -725,6 +727,23 @@ fn OffsetPanel(
         })
     };
     let show_controls = ctx.state.with_untracked(|s| s.show_controls);
+    let csv_map = Callback::new(move |_| {
+        let k = k.get_untracked();
+        pe.with_untracked(|pe| {
+            let map = OffsetMap::new(pe, k);
+            let names: Vec<String> = (0..pe.d_model).map(|c| format!("in{c}")).collect();
+            export::csv_matrix(
+                &names,
+                pe.d_model,
+                |r, row| {
+                    for (c, cell) in row.iter_mut().enumerate() {
+                        *cell = map.entry(r, c);
+                    }
+                },
+                &format!("pe-offset_matrix_k{k}.csv"),
+            );
+        })
+    });
     view! {
         <Panel id=ID title="Relative offsets are rotations">
             {show_controls.then(|| view! {
@@ -744,18 +763,10 @@ fn OffsetPanel(
                 {move || odd().then_some("With an odd d_model the last column is a sine without its cosine, so no matrix can advance it: the residual is not zero.")}
             </p>
             <PanelExports panel=ID canvas=row_canvas sv=sv csv=csv_cb/>
+            <DataTable csv=csv_map/>
             <ExportBar>
                 <button on:click=move |_| export::png(matrix_canvas, "pe-offset_matrix.png")>"Matrix PNG"</button>
-                <button on:click=move |_| {
-                    let k = k.get_untracked();
-                    pe.with_untracked(|pe| {
-                        let map = OffsetMap::new(pe, k);
-                        let names: Vec<String> = (0..pe.d_model).map(|c| format!("in{c}")).collect();
-                        export::csv_matrix(&names, pe.d_model, |r, row| {
-                            for (c, cell) in row.iter_mut().enumerate() { *cell = map.entry(r, c); }
-                        }, &format!("pe-offset_matrix_k{k}.csv"));
-                    })
-                }>"Matrix CSV"</button>
+                <button on:click=move |_| csv_map.run(())>"Matrix CSV"</button>
             </ExportBar>
         </Panel>
     }
