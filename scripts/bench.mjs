@@ -186,7 +186,7 @@ const rows = [];
     parts.push(`${f} ${(z / 1024).toFixed(1)} KB`);
   }
   rows.push({ kind: 'transfer', gzip_kb: gzip / 1024, raw_kb: raw / 1024, first_chart_ms: firstPaint, files: parts });
-  console.log(`initial transfer: ${(gzip / 1024).toFixed(1)} KB gzip (${(raw / 1024).toFixed(1)} KB raw) — ${parts.join(', ')}`);
+  console.log(`initial transfer: ${gzip} bytes gzip = ${(gzip / 1024).toFixed(1)} KiB (budget 300 KB; ${(raw / 1024).toFixed(1)} KiB raw) — ${parts.join(', ')}`);
   console.log(`first chart painted ${firstPaint.toFixed(0)} ms after navigation (budget 1000 ms)`);
   await context.close();
 }

@@ -27,7 +27,7 @@ pub fn start() {
 /// A panic logs to the console and shows a visible banner instead of leaving a dead page.
 fn install_panic_banner() {
     std::panic::set_hook(Box::new(|info| {
-        console_error_panic_hook::hook(info);
+        web_sys::console::error_1(&format!("PE Lab panicked: {info}").into());
         let Some(doc) = dom::window().and_then(|w| w.document()) else {
             return;
         };

@@ -110,20 +110,17 @@ pub fn ExportButtons(
 pub fn DataTable(csv: Callback<()>) -> impl IntoView {
     let state = use_context::<crate::ui::app::AppCtx>().map(|c| c.state);
     let open = RwSignal::new(false);
-    let data = Memo::new(move |_| {
+    let data = Computed::fresh(move || {
         if !open.get() {
             return None;
         }
         if let Some(s) = state {
             s.track();
         }
-        export::preview(csv)
+        export::preview(csv).map(|p| p.to_html())
     });
     // One HTML string: far less wasm than a typed view tree for a table.
-    let table = move || {
-        data.with(|p| p.as_ref().map(crate::export::csv::Preview::to_html))
-            .unwrap_or_default()
-    };
+    let table = move || data.get().unwrap_or_default();
     view! {
         <details class="data-table" on:toggle=move |ev| {
             let el: web_sys::HtmlDetailsElement = event_target(&ev);
