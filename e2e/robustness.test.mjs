@@ -84,6 +84,7 @@ async function sliders(page) {
 test('sweeping every slider to its maximum and back does not keep growing wasm memory', async (t) => {
   const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=sinusoidal`);
   const memory = () => page.evaluate(() => window.__peLab.memoryBytes);
+  let moved = 0;
   const sweep = async () => {
     // One page for the whole test: views are switched in the app, as a user would.
     for (const title of ['Sinusoidal', 'RoPE', 'Context extension', 'Learned', 'Relative biases', 'Compare']) {
@@ -97,6 +98,7 @@ test('sweeping every slider to its maximum and back does not keep growing wasm m
         await settle(page);
         await slide(page, sel, s.min);
         await settle(page);
+        moved++;
       }
     }
     return memory();
@@ -104,7 +106,9 @@ test('sweeping every slider to its maximum and back does not keep growing wasm m
   const first = await sweep();
   const second = await sweep();
   const third = await sweep();
-  t.diagnostic(`wasm memory after each sweep: ${first} → ${second} → ${third} bytes`);
+  t.diagnostic(`wasm memory after each sweep: ${first} → ${second} → ${third} bytes (${moved} slider sweeps)`);
+  // Every view's sliders were really driven: 3 rounds of at least 25 sliders.
+  assert.ok(moved >= 75, `${moved} sliders swept`);
   // Memory may grow once to the working set of the largest sizes, then stays.
   assert.ok(third - first <= 8 * 2 ** 20, `wasm memory ${first} → ${second} → ${third} bytes`);
   assert.ok(first < 1024 * 2 ** 20, `wasm memory ${first} bytes`);

@@ -119,9 +119,9 @@ test('"show data as table" shows the first rows of exactly the CSV, and follows 
   const row1 = await table.locator('tbody tr').nth(1).locator('td').allTextContents();
   // Position 1: PE[1, 0] = sin(1), PE[1, 1] = cos(1).
   assert.ok(Math.abs(Number(row1[0]) - Math.sin(1)) < 1e-12 && Math.abs(Number(row1[1]) - Math.cos(1)) < 1e-12);
-  await slide(page, '[data-control="d_model"] input[type=range]', 8);
-  await settle(page);
-  assert.match(await table.locator('caption').textContent(), /50 of 64 rows, 8 of 8 columns/);
+  // Several quick moves: the table follows once the controls rest.
+  for (const d of [12, 10, 8]) await slide(page, '[data-control="d_model"] input[type=range]', d);
+  await page.waitForFunction(() => /50 of 64 rows, 8 of 8 columns/.test(document.querySelector('[data-panel="pe-heatmap"] table.data caption')?.textContent ?? ''));
   // On every view, every chart has a summary line and a table toggle (the two charts of
   // scaling-frequencies, frequency and wavelength, share one CSV and so one table).
   for (const view of ['sinusoidal', 'learned', 'rope', 'scaling', 'bias', 'attention', 'compare']) {

@@ -24,6 +24,15 @@ pub fn sig(v: f64, digits: usize) -> String {
     }
 }
 
+/// Numbers as a text box shows and reads them: shortest round-trip decimals, ", "-separated.
+pub fn number_list(values: &[f64]) -> String {
+    values
+        .iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A MathML number.
 fn mn(v: &str) -> String {
     format!("<mn>{v}</mn>")

@@ -69,10 +69,6 @@ pub struct FloatSpec {
     pub unit: &'static str,
 }
 
-fn parse_number(raw: &str) -> Option<f64> {
-    crate::format::parse_decimal(raw)
-}
-
 impl IntSpec {
     /// Clamps to `[min, max]`.
     pub fn clamp(&self, v: i64) -> i64 {
@@ -87,7 +83,7 @@ impl IntSpec {
         let Some(raw) = raw else {
             return default;
         };
-        let Some(v) = parse_number(raw) else {
+        let Some(v) = crate::format::parse_decimal(raw) else {
             notices.push(
                 self.name,
                 format!("“{}” is not a number; using {}.", shorten(raw, 24), default),
@@ -127,7 +123,7 @@ impl FloatSpec {
         let Some(raw) = raw else {
             return self.default;
         };
-        let Some(v) = parse_number(raw) else {
+        let Some(v) = crate::format::parse_decimal(raw) else {
             notices.push(
                 self.name,
                 format!(

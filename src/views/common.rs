@@ -104,23 +104,47 @@ pub fn ExportButtons(
     }
 }
 
+/// How long the controls must rest before an open data table is refreshed.
+const TABLE_REFRESH_MS: u64 = 150;
+
 /// "Show data as table": the first rows and columns of the panel's CSV, kept up to date while
-/// open. Closed, it costs nothing.
+/// open. Closed, it costs nothing; open, it is refreshed once the controls rest, never inside
+/// a slider move, so the charts keep their frame budget (a CSV action may evaluate every
+/// distance of a long curve).
 #[component]
 pub fn DataTable(csv: Callback<()>) -> impl IntoView {
     let state = use_context::<crate::ui::app::AppCtx>().map(|c| c.state);
     let open = RwSignal::new(false);
-    let data = Computed::fresh(move || {
-        if !open.get() {
-            return None;
-        }
+    // One HTML string: far less wasm than a typed view tree for a table.
+    let table = RwSignal::new(String::new());
+    let pending = StoredValue::new(None::<TimeoutHandle>);
+    Effect::new(move |_| {
         if let Some(s) = state {
             s.track();
         }
-        export::preview(csv).map(|p| p.to_html())
+        if let Some(handle) = pending.get_value() {
+            handle.clear();
+        }
+        if !open.get() {
+            return;
+        }
+        let refresh = move || {
+            table.set(
+                export::preview(csv)
+                    .map(|p| p.to_html())
+                    .unwrap_or_default(),
+            )
+        };
+        pending.set_value(
+            set_timeout_with_handle(refresh, std::time::Duration::from_millis(TABLE_REFRESH_MS))
+                .ok(),
+        );
     });
-    // One HTML string: far less wasm than a typed view tree for a table.
-    let table = move || data.get().unwrap_or_default();
+    on_cleanup(move || {
+        if let Some(Some(handle)) = pending.try_get_value() {
+            handle.clear();
+        }
+    });
     view! {
         <details class="data-table" on:toggle=move |ev| {
             let el: web_sys::HtmlDetailsElement = event_target(&ev);

@@ -193,13 +193,8 @@ fn VectorInput(name: &'static str, rs: Memo<RopeState>) -> impl IntoView {
     let current = move || {
         rs.with(|s| {
             let v = if name == "q" { &s.q } else { &s.k };
-            v.as_ref()
-                .map(|v| {
-                    v.iter()
-                        .map(|x| format!("{x}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
+            v.as_deref()
+                .map(crate::format::number_list)
                 .unwrap_or_default()
         })
     };
@@ -597,34 +592,32 @@ fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
             ctx.state.update(|s| s.rope.m = list);
         }
     };
+    // Row by row (each score is an explicit rotation, O(head_dim)): the file streams, and the
+    // data table evaluates only the rows it shows.
     let csv_cb = Callback::new(move |_| {
         let dmax = m.max_dist.get_untracked();
-        let text = m.rope.with_untracked(|r| {
+        let ms = queries.get_untracked();
+        let mut names = vec!["distance".to_string()];
+        names.extend(ms.iter().map(|pm| format!("m={pm}")));
+        let filename = format!(
+            "rope-score-distance_{}.csv",
+            m.rs.with_untracked(|s| stem(s, ""))
+        );
+        m.rope.with_untracked(|r| {
             m.vectors.with_untracked(|(q, k)| {
-                let ms = queries.get_untracked();
-                let x: Vec<f64> = (0..=dmax).map(|d| d as f64).collect();
-                let cols: Vec<Vec<f64>> = ms
-                    .iter()
-                    .map(|&pm| {
-                        (0..=dmax)
-                            .map(|d| r.score(q, k, pm as f64, pm as f64 - d as f64))
-                            .collect()
-                    })
-                    .collect();
-                let mut names = vec!["distance".to_string()];
-                names.extend(ms.iter().map(|pm| format!("m={pm}")));
-                let mut refs: Vec<&[f64]> = vec![&x];
-                refs.extend(cols.iter().map(Vec::as_slice));
-                csv::columns_csv(&names, &refs)
+                export::csv_matrix(
+                    &names,
+                    dmax + 1,
+                    |d, row| {
+                        row[0] = d as f64;
+                        for (cell, &pm) in row[1..].iter_mut().zip(&ms) {
+                            *cell = r.score(q, k, pm as f64, pm as f64 - d as f64);
+                        }
+                    },
+                    &filename,
+                )
             })
         });
-        export::csv_text(
-            text,
-            &format!(
-                "rope-score-distance_{}.csv",
-                m.rs.with_untracked(|s| stem(s, ""))
-            ),
-        );
     });
     let queries_text = move || {
         let parts: Vec<String> = queries.get().iter().map(|v| v.to_string()).collect();

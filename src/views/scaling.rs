@@ -210,12 +210,8 @@ fn FactorList(name: &'static str) -> impl IntoView {
     let value = move || {
         ctx.state.with(|s| {
             get(&s.scaling)
-                .map(|v| {
-                    v.iter()
-                        .map(|x| format!("{x}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
+                .as_deref()
+                .map(crate::format::number_list)
                 .unwrap_or_default()
         })
     };
