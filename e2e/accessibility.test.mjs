@@ -3,17 +3,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { useApp, openApp, settle, query } from './support.mjs';
+import { useApp, openApp, settle, query, viewNames } from './support.mjs';
 
 const app = useApp();
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const VIEWS = ['sinusoidal', 'learned', 'rope', 'scaling', 'bias', 'attention', 'compare'];
 
 for (const scheme of ['light', 'dark']) {
   test(`axe finds no serious or critical violation on any view (${scheme})`, async () => {
     const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=sinusoidal`, { colorScheme: scheme });
     const found = [];
-    for (const view of VIEWS) {
+    for (const view of await viewNames(app)) {
       await page.goto(`${app.server.url}?view=${view}`);
       await page.waitForFunction(() => [...document.querySelectorAll('canvas.chart')].length > 0 && [...document.querySelectorAll('canvas.chart')].every((c) => c.hasAttribute('data-plot')), null, { timeout: 20000 });
       // Open one data table per view, so that the tables are audited too.

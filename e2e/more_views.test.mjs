@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { useApp, openApp, settle, canvasData, slide, query } from './support.mjs';
+import { useApp, openApp, settle, canvasData, slide, query, viewNames } from './support.mjs';
 
 const app = useApp();
 
@@ -205,7 +205,7 @@ test('figure presets reproduce published settings and name their source', async 
 });
 
 test('no view logs an error or requests another origin', async () => {
-  for (const view of ['attention', 'sinusoidal', 'learned', 'rope', 'scaling', 'bias', 'compare']) {
+  for (const view of await viewNames(app)) {
     const { page, context, errors, requests } = await openApp(app.browser, `${app.server.url}?view=${view}`);
     await settle(page);
     assert.deepEqual(errors, [], view);

@@ -2,10 +2,9 @@
 // slider to its maximum and back does not make the wasm memory keep growing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, openApp, settle, slide } from './support.mjs';
+import { useApp, openApp, settle, slide, viewNames } from './support.mjs';
 
 const app = useApp();
-const VIEWS = ['sinusoidal', 'learned', 'rope', 'scaling', 'bias', 'attention', 'compare'];
 const PARAMS = [
   'seq_len', 'd_model', 'base', 'layout', 'cols', 'p0', 'offset', 'cmap', 'head_dim', 'theta', 'partial', 'qk', 'seed',
   'max_dist', 'm', 'pos', 'q', 'k', 'methods', 'factor', 'orig_ctx', 'beta_fast', 'beta_slow', 'attn_factor', 'mscale',
@@ -24,12 +23,12 @@ function rng(seed) {
   return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
 }
 
-function hostileQueries(count) {
+function hostileQueries(count, views) {
   const r = rng(2026);
   const pick = (xs) => xs[Math.floor(r() * xs.length)];
   const out = [];
   for (let i = 0; i < count; i++) {
-    const view = VIEWS[i % VIEWS.length];
+    const view = views[i % views.length];
     const parts = [`view=${view}`];
     const n = 1 + Math.floor(r() * 6);
     for (let j = 0; j < n; j++) {
@@ -49,7 +48,7 @@ function hostileQueries(count) {
 
 test('hundreds of hostile query strings: every view still renders, says what it adjusted, never panics', async () => {
   const { page, context, errors } = await openApp(app.browser, app.server.url);
-  const queries = hostileQueries(280);
+  const queries = hostileQueries(280, await viewNames(app));
   const failures = [];
   for (const q of queries) {
     errors.length = 0;

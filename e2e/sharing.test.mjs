@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
-import { useApp, openApp, startServer, settle, slide, query } from './support.mjs';
+import { useApp, openApp, startServer, settle, slide, query, viewNames } from './support.mjs';
 
 const app = useApp();
 
@@ -124,7 +124,7 @@ test('"show data as table" shows the first rows of exactly the CSV, and follows 
   await page.waitForFunction(() => /50 of 64 rows, 8 of 8 columns/.test(document.querySelector('[data-panel="pe-heatmap"] table.data caption')?.textContent ?? ''));
   // On every view, every chart has a summary line and a table toggle (the two charts of
   // scaling-frequencies, frequency and wavelength, share one CSV and so one table).
-  for (const view of ['sinusoidal', 'learned', 'rope', 'scaling', 'bias', 'attention', 'compare']) {
+  for (const view of await viewNames(app)) {
     await page.goto(`${app.server.url}?view=${view}`);
     await page.waitForFunction(() => document.querySelectorAll('canvas.chart').length > 0);
     const charts = await page.locator('canvas.chart').count();

@@ -113,6 +113,26 @@ export async function slide(page, selector, value) {
   }, [selector, value]);
 }
 
+/**
+ * The view registry as the app publishes it (`window.__peLab.views`: name, title, panels with
+ * id and title), so that the specs cover every registered view without a copy of the list.
+ */
+export async function registeredViews(app) {
+  if (!app.views) {
+    const page = await app.browser.newPage();
+    await page.goto(app.server.url);
+    await page.waitForFunction(() => Array.isArray(window.__peLab?.views));
+    app.views = await page.evaluate(() => window.__peLab.views);
+    await page.close();
+  }
+  return app.views;
+}
+
+/** The names of the registered views (`view=` values), in navigation order. */
+export async function viewNames(app) {
+  return (await registeredViews(app)).map((v) => v.name);
+}
+
 export function query(page) {
   return new URL(page.url()).searchParams;
 }

@@ -38,6 +38,13 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $wbg\$"; then
   cargo install wasm-bindgen-cli --version "$wbg" --force
 fi
 
+# Splits release builds into chunks loaded on demand (scripts/post-build.mjs).
+if ! command -v wasm-split-cli >/dev/null \
+  || ! cargo install --list | grep -q '^wasm_split_cli_support v0\.2\.4:'; then
+  log "installing wasm-split-cli 0.2.4 (about 3 minutes)"
+  cargo install wasm_split_cli_support --version 0.2.4 --locked --features build-binary
+fi
+
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \
   || [ ! -d node_modules/terser ] || [ ! -d node_modules/axe-core ] \
   || [ package-lock.json -nt node_modules/.package-lock.json ]; then

@@ -1,7 +1,7 @@
 //! PE Lab: an interactive laboratory for positional encodings in transformers.
 //!
 //! The core (`encoding`, `state`, `render`, `export`) is plain Rust, tested natively; the UI
-//! (`ui`, `views`) is a thin Leptos layer over it, compiled only for the browser.
+//! (`shell` over `views` over `ui`) is a thin Leptos layer over it, compiled only for the browser.
 
 /// The mathematics of positional encodings.
 pub mod encoding;
@@ -16,7 +16,10 @@ pub mod snippets;
 /// The shareable state and its URL form.
 pub mod state;
 
-/// Shared widgets and the app shell (browser only).
+/// The app shell, above the views (browser only).
+#[cfg(target_arch = "wasm32")]
+pub mod shell;
+/// Shared reactive pieces, DOM helpers, exports and widgets, under the views (browser only).
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 /// One module per view (browser only).

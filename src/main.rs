@@ -2,7 +2,7 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    pe_lab::ui::app::start();
+    pe_lab::shell::start();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -2,7 +2,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use pe_lab::encoding::Layout;
-use pe_lab::state::{AppState, ThemeChoice};
+use pe_lab::state::{AppState, ThemeChoice, View};
 
 #[test]
 fn default_state_round_trips() {
@@ -252,4 +252,46 @@ fn any_query_parses_to_a_valid_canonical_state() {
         assert_eq!(again.view, state.view, "{q}");
         assert!(notices.is_empty(), "{q} → {canonical}: {notices:?}");
     }
+}
+
+#[test]
+fn every_registered_view_and_panel_is_reachable_by_url() {
+    use pe_lab::state::VIEWS;
+    let mut names = std::collections::HashSet::new();
+    let mut panels = std::collections::HashSet::new();
+    for spec in &VIEWS {
+        assert!(names.insert(spec.name), "view name {} twice", spec.name);
+        let (state, notices) = AppState::from_query(&format!("view={}", spec.name));
+        assert_eq!(state.view, spec.view, "view={}", spec.name);
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(state.view.title(), spec.title);
+        let (back, _) = AppState::from_query(&state.to_query());
+        assert_eq!(back, state);
+        assert!(!spec.panels.is_empty());
+        for panel in spec.panels {
+            assert!(panels.insert(panel.id), "panel {} twice", panel.id);
+            assert!(!panel.title.is_empty());
+            // `panel=` alone implies its view (an embed needs no `view=`).
+            let (state, notices) = AppState::from_query(&format!("embed=1&panel={}", panel.id));
+            assert_eq!(state.view, spec.view, "panel={}", panel.id);
+            assert_eq!(state.panel.as_deref(), Some(panel.id));
+            assert!(notices.is_empty(), "{notices:?}");
+            let (back, _) = AppState::from_query(&state.to_query());
+            assert_eq!(back, state);
+        }
+    }
+}
+
+#[test]
+fn a_panel_of_another_view_wins_with_a_notice() {
+    let (state, notices) = AppState::from_query("view=sinusoidal&panel=rope-decay");
+    assert_eq!(state.view, View::Rope);
+    assert_eq!(state.panel.as_deref(), Some("rope-decay"));
+    assert_eq!(notices.items[0].param, "view");
+    let (state, notices) = AppState::from_query("view=rope&panel=nope");
+    assert_eq!((state.view, state.panel), (View::Rope, None));
+    assert_eq!(notices.items[0].param, "panel");
+    let (state, notices) = AppState::from_query("view=nope");
+    assert_eq!(state.view, View::Sinusoidal);
+    assert_eq!(notices.items[0].param, "view");
 }

@@ -33,7 +33,7 @@ fn mount(query: &str) -> HtmlElement {
     document().body().unwrap().append_child(&host).unwrap();
     let (state, notices) = AppState::from_query(query);
     let handle = leptos::mount::mount_to(host.clone(), move || {
-        pe_lab::ui::app::mount_state(state, notices)
+        pe_lab::shell::mount_state(state, notices)
     });
     handle.forget();
     host

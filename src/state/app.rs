@@ -3,88 +3,23 @@
 use super::more::{AttentionState, BiasState, CompareState, LearnedState};
 use super::params::{read_choice, read_index_list, FloatSpec, IntSpec, Notices};
 use super::query::{join, split};
+use super::registry;
 use super::rope::{RopeState, ScalingState};
 use crate::encoding::sinusoidal::{pair_count, Layout};
 
-/// The views of PE Lab.
+/// The views of PE Lab, in navigation order. Everything else about a view (name, title,
+/// panels, state) is in its entry of [`super::registry::VIEWS`], at the same index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[repr(u8)]
 pub enum View {
+    Attention,
     #[default]
     Sinusoidal,
+    Learned,
     Rope,
     Scaling,
-    Learned,
     Bias,
-    Attention,
     Compare,
-}
-
-impl View {
-    pub const ALL: [View; 7] = [
-        View::Attention,
-        View::Sinusoidal,
-        View::Learned,
-        View::Rope,
-        View::Scaling,
-        View::Bias,
-        View::Compare,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            View::Sinusoidal => "sinusoidal",
-            View::Rope => "rope",
-            View::Scaling => "scaling",
-            View::Learned => "learned",
-            View::Bias => "bias",
-            View::Attention => "attention",
-            View::Compare => "compare",
-        }
-    }
-
-    pub fn title(self) -> &'static str {
-        match self {
-            View::Sinusoidal => "Sinusoidal",
-            View::Rope => "RoPE",
-            View::Scaling => "Context extension",
-            View::Learned => "Learned",
-            View::Bias => "Relative biases",
-            View::Attention => "Why position?",
-            View::Compare => "Compare",
-        }
-    }
-
-    /// The stable panel IDs of the view, in page order.
-    pub fn panels(self) -> &'static [&'static str] {
-        match self {
-            View::Sinusoidal => &[
-                "pe-heatmap",
-                "pe-curves",
-                "pe-spectrum",
-                "pe-similarity",
-                "pe-offset",
-                "pe-index",
-            ],
-            View::Rope => &[
-                "rope-rotation",
-                "rope-angles",
-                "rope-score-distance",
-                "rope-score-matrix",
-                "rope-decay",
-                "rope-wavelength",
-            ],
-            View::Scaling => &["scaling-frequencies", "scaling-score-distance"],
-            View::Learned => &[
-                "learned-heatmap",
-                "learned-similarity",
-                "learned-pca",
-                "learned-offset",
-            ],
-            View::Bias => &["alibi-slopes", "alibi-bias", "t5-buckets"],
-            View::Attention => &["permutation-demo"],
-            View::Compare => &["compare-table", "compare-similarity"],
-        }
-    }
 }
 
 /// Light, dark, or whatever the system prefers.
@@ -258,7 +193,10 @@ impl SinusoidalState {
         self.p0.min(self.seq_len.saturating_sub(1))
     }
 
-    fn read(get: &dyn Fn(&str) -> Option<String>, notices: &mut Notices) -> SinusoidalState {
+    pub(crate) fn read(
+        get: &dyn Fn(&str) -> Option<String>,
+        notices: &mut Notices,
+    ) -> SinusoidalState {
         let seq_len = SEQ_LEN.read(get("seq_len").as_deref(), notices) as usize;
         let d_model = D_MODEL.read(get("d_model").as_deref(), notices) as usize;
         let base = BASE.read(get("base").as_deref(), notices);
@@ -302,7 +240,7 @@ impl SinusoidalState {
         }
     }
 
-    fn write(&self, out: &mut Vec<(&'static str, String)>) {
+    pub(crate) fn write(&self, out: &mut Vec<(&'static str, String)>) {
         out.push(("seq_len", self.seq_len.to_string()));
         out.push(("d_model", self.d_model.to_string()));
         out.push(("base", format!("{}", self.base)));
@@ -375,13 +313,41 @@ impl AppState {
                 None => Some(String::from("(a value over 4096 characters)")),
             }
         };
-        let view = read_choice(
-            "view",
-            get("view").as_deref(),
-            &View::ALL.map(|v| (v.name(), v)),
-            View::Sinusoidal,
-            &mut notices,
-        );
+        // `panel=` implies its view (panel IDs are unique), so an embed needs no `view=`.
+        let panel_param = get("panel");
+        let panel_view = panel_param.as_deref().and_then(registry::view_of_panel);
+        let named = get("view");
+        let view = match (named.as_deref(), panel_view) {
+            (None, Some(spec)) => spec.view,
+            (Some(name), Some(spec)) if name != spec.name => {
+                notices.push(
+                    "view",
+                    format!(
+                        "the panel “{}” belongs to the {} view; showing it there.",
+                        panel_param.as_deref().unwrap_or_default(),
+                        spec.title
+                    ),
+                );
+                spec.view
+            }
+            _ => match named.as_deref() {
+                None => View::default(),
+                Some(name) => match registry::view_named(name) {
+                    Some(spec) => spec.view,
+                    None => {
+                        notices.push(
+                            "view",
+                            format!(
+                                "“{}” is not a view; showing the {} view.",
+                                super::params::shorten(name, 24),
+                                View::default().title()
+                            ),
+                        );
+                        View::default()
+                    }
+                },
+            },
+        };
         let theme = read_choice(
             "theme",
             get("theme").as_deref(),
@@ -391,14 +357,14 @@ impl AppState {
         );
         let embed = get("embed").is_some_and(|v| v == "1" || v == "true");
         let show_controls = get("controls").is_none_or(|v| v != "0" && v != "false");
-        let panel = get("panel").and_then(|p| {
-            if view.panels().contains(&p.as_str()) {
+        let panel = panel_param.and_then(|p| {
+            if view.has_panel(&p) {
                 Some(p)
             } else {
                 notices.push(
                     "panel",
                     format!(
-                        "“{}” is not a panel of this view; showing all panels.",
+                        "“{}” is not a panel of PE Lab; showing all panels.",
                         super::params::shorten(&p, 24)
                     ),
                 );
@@ -415,30 +381,14 @@ impl AppState {
             show_controls,
             ..AppState::default()
         };
-        match view {
-            View::Sinusoidal => state.sinusoidal = SinusoidalState::read(&get, &mut notices),
-            View::Rope => state.rope = RopeState::read(&get, &mut notices),
-            View::Scaling => state.scaling = ScalingState::read(&get, &mut notices),
-            View::Learned => state.learned = LearnedState::read(&get, &mut notices),
-            View::Bias => state.bias = BiasState::read(&get, &mut notices),
-            View::Attention => state.attention = AttentionState::read(&get, &mut notices),
-            View::Compare => state.compare = CompareState::read(&get, &mut notices),
-        }
+        (view.spec().read)(&get, &mut notices, &mut state);
         (state, notices)
     }
 
     /// The query string (without `?`) that restores this exact state.
     pub fn to_query(&self) -> String {
         let mut out: Vec<(&'static str, String)> = vec![("view", self.view.name().to_string())];
-        match self.view {
-            View::Sinusoidal => self.sinusoidal.write(&mut out),
-            View::Rope => self.rope.write(&mut out),
-            View::Scaling => self.scaling.write(&mut out),
-            View::Learned => self.learned.write(&mut out),
-            View::Bias => self.bias.write(&mut out),
-            View::Attention => self.attention.write(&mut out),
-            View::Compare => self.compare.write(&mut out),
-        }
+        (self.view.spec().write)(self, &mut out);
         if self.theme != ThemeChoice::Auto {
             out.push(("theme", self.theme.name().to_string()));
         }
@@ -470,11 +420,7 @@ impl AppState {
     pub fn embed_query(&self, panel: &str, controls: bool) -> String {
         AppState {
             embed: true,
-            panel: self
-                .view
-                .panels()
-                .contains(&panel)
-                .then(|| panel.to_string()),
+            panel: self.view.has_panel(panel).then(|| panel.to_string()),
             show_controls: controls,
             ..self.clone()
         }

@@ -6,8 +6,10 @@ pub mod figures;
 pub mod more;
 pub mod params;
 pub mod query;
+pub mod registry;
 pub mod rope;
 
 pub use app::{AppState, SinusoidalState, ThemeChoice, View};
 pub use params::{Notice, Notices};
+pub use registry::{PanelSpec, ViewSpec, VIEWS};
 pub use rope::{QkSource, RopeState, ScalingState};

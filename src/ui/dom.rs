@@ -49,16 +49,9 @@ pub fn media_matches(query: &str) -> bool {
 /// lastPaintMs, lastPanel, memoryBytes}` (milliseconds since navigation; the wasm memory's
 /// size), read by the benchmark and the end-to-end tests.
 pub fn mark_painted(panel: &str) {
-    let Some(w) = window() else { return };
-    let key = JsValue::from_str("__peLab");
-    let record = js_sys::Reflect::get(&w, &key)
-        .ok()
-        .filter(|v| v.is_object())
-        .unwrap_or_else(|| {
-            let o = js_sys::Object::new();
-            let _ = js_sys::Reflect::set(&w, &key, &o);
-            o.into()
-        });
+    let Some(record) = pe_lab_record() else {
+        return;
+    };
     let paints = js_sys::Reflect::get(&record, &"paints".into())
         .ok()
         .and_then(|v| v.as_f64())
@@ -73,6 +66,53 @@ pub fn mark_painted(panel: &str) {
         .and_then(|b| js_sys::Reflect::get(&b, &"byteLength".into()))
         .unwrap_or(JsValue::NULL);
     let _ = js_sys::Reflect::set(&record, &"memoryBytes".into(), &memory);
+}
+
+/// `window.__peLab`, created on first use.
+fn pe_lab_record() -> Option<JsValue> {
+    let w = window()?;
+    let key = JsValue::from_str("__peLab");
+    Some(
+        js_sys::Reflect::get(&w, &key)
+            .ok()
+            .filter(|v| v.is_object())
+            .unwrap_or_else(|| {
+                let o = js_sys::Object::new();
+                let _ = js_sys::Reflect::set(&w, &key, &o);
+                o.into()
+            }),
+    )
+}
+
+/// Publishes the view registry as `window.__peLab.views = [{name, title, panels: [{id,
+/// title}]}]`: the end-to-end specs and the benchmark read the list of views from the app.
+pub fn publish_registry() {
+    let Some(record) = pe_lab_record() else {
+        return;
+    };
+    let object = |pairs: &[(&str, JsValue)]| {
+        let o = js_sys::Object::new();
+        for (k, v) in pairs {
+            let _ = js_sys::Reflect::set(&o, &(*k).into(), v);
+        }
+        JsValue::from(o)
+    };
+    let views: js_sys::Array = crate::state::VIEWS
+        .iter()
+        .map(|spec| {
+            let panels: js_sys::Array = spec
+                .panels
+                .iter()
+                .map(|p| object(&[("id", p.id.into()), ("title", p.title.into())]))
+                .collect();
+            object(&[
+                ("name", spec.name.into()),
+                ("title", spec.title.into()),
+                ("panels", panels.into()),
+            ])
+        })
+        .collect();
+    let _ = js_sys::Reflect::set(&record, &"views".into(), &views);
 }
 
 /// Offers `parts` (strings or byte arrays) as a file download.

@@ -1,7 +1,9 @@
-//! The browser layer: app shell, DOM helpers, exports and shared widgets.
+//! Browser-only building blocks under the views: the shared context and memo helpers, DOM
+//! helpers, export actions, loaded tables and the shared widgets. Nothing here imports a view
+//! or the shell.
 
-pub mod app;
+pub mod context;
 pub mod dom;
 pub mod export;
-pub mod share;
+pub mod tables;
 pub mod widgets;

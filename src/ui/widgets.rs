@@ -8,7 +8,7 @@ use plotters::prelude::{DrawingArea, IntoDrawingArea};
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::{Clamped, JsCast};
 
-use super::app::AppCtx;
+use super::context::AppCtx;
 use super::dom;
 use crate::format::sig;
 use crate::render::charts::{PlotRect, Theme};
@@ -268,12 +268,11 @@ pub fn panel_visible(id: &str) -> bool {
 /// A panel: a `<section data-panel=ID>` with heading, chart(s), explanation and exports.
 #[component]
 pub fn Panel(
-    /// The stable panel ID.
+    /// The stable panel ID; its heading comes from the view registry.
     id: &'static str,
-    /// The heading.
-    title: &'static str,
     children: Children,
 ) -> impl IntoView {
+    let title = crate::state::registry::panel_title(id).unwrap_or(id);
     let heading = format!("{id}-title");
     let labelled_by = heading.clone();
     view! {

@@ -8,10 +8,10 @@ use crate::export::csv;
 use crate::format::sig;
 use crate::render::charts::{fit_y_range, LineChart, SeriesStyle};
 use crate::state::more::DemoEncoding;
-use crate::ui::app::AppCtx;
+use crate::ui::context::{select_state, AppCtx, Computed};
 use crate::ui::export;
 use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel};
-use crate::views::common::{line_series, paint_lines, select_state, Computed, ExportButtons};
+use crate::views::common::{line_series, paint_lines, ExportButtons};
 
 fn positions(pe: DemoEncoding) -> Positions {
     match pe {
@@ -208,7 +208,7 @@ fn PermutationPanel() -> impl IntoView {
     };
     let show_controls = state.with_untracked(|s| s.show_controls);
     view! {
-        <Panel id=ID title="Shuffle the sentence">
+        <Panel id=ID>
             {show_controls.then(|| view! {
                 <div class="control-line">
                     <ol class="chips" aria-label="Sentence (drag a word, or use its arrows)">{chips}</ol>

@@ -10,12 +10,10 @@ use crate::render::charts::{draw_heatmap_frame, fit_y_range, LineChart, SeriesSt
 use crate::render::colormap::ColorMap;
 use crate::render::raster::{AxisSamples, SampledGrid};
 use crate::state::more::{BiasState, BIAS_LEN, BUCKETS, HEAD, HEADS, MAX_DISTANCE};
-use crate::ui::app::AppCtx;
+use crate::ui::context::{select_state, AppCtx, Computed};
 use crate::ui::export;
 use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, StateChoice, StateRange};
-use crate::views::common::{
-    heatmap_frame, line_series, paint_lines, select_state, Computed, ExportButtons,
-};
+use crate::views::common::{heatmap_frame, line_series, paint_lines, ExportButtons};
 
 /// The relative-bias view.
 #[component]
@@ -111,7 +109,7 @@ fn SlopesPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoView
         }
     };
     view! {
-        <Panel id=ID title="ALiBi slope per head">
+        <Panel id=ID>
             <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Bar chart of the ALiBi slopes of {} heads.", bs.with(|b| b.heads))) paint=paint height=240.0/>
             <p class="readout">{note}</p>
             <p class="about">"Steep heads look only at the last few tokens, shallow heads far back. Nothing is learned: the slopes are fixed before training (Press et al., 2022)."</p>
@@ -183,7 +181,7 @@ fn AlibiBiasPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoV
         )
     });
     view! {
-        <Panel id=ID title="ALiBi bias matrix of one head">
+        <Panel id=ID>
             <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Causal ALiBi bias matrix of head {} over {} positions; grey cells are masked.", bs.with(|b| b.head_in_range()), bs.with(|b| b.seq_len))) paint=paint height=320.0/>
             <p class="readout">{move || format!("Head {}: slope m = {}. Grey: future keys, masked in causal attention.", bs.with(|b| b.head_in_range()), sig(slope.get(), 6))}</p>
             <p class="about">"Entry (i, j) is added to the logit of query i attending to key j: 0 on the diagonal, falling linearly with distance. Because it depends only on i − j, the same rule works for any length: ALiBi extrapolates."</p>
@@ -239,7 +237,7 @@ fn T5Panel(bs: Memo<BiasState>) -> impl IntoView {
         export::csv_text(text, "t5-buckets.csv");
     });
     view! {
-        <Panel id=ID title="T5 relative-position buckets">
+        <Panel id=ID>
             <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("T5 bucket against relative position, {} buckets, max_distance {}.", bs.with(|b| b.buckets), bs.with(|b| b.max_distance))) paint=paint height=280.0/>
             <p class="about">
                 "Small distances get a bucket each; beyond half the buckets the sizes grow logarithmically up to max_distance, and everything farther shares the last bucket. "

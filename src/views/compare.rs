@@ -11,11 +11,11 @@ use crate::encoding::sinusoidal::{Layout, Sinusoid};
 use crate::export::csv;
 use crate::render::charts::{LineChart, SeriesStyle};
 use crate::state::more::K_MAX;
-use crate::ui::app::AppCtx;
+use crate::ui::context::{select_state, AppCtx, Computed};
 use crate::ui::export;
+use crate::ui::tables::TableStore;
 use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, StateRange};
-use crate::views::common::{line_series, paint_lines, select_state, Computed, ExportButtons};
-use crate::views::learned::TableStore;
+use crate::views::common::{line_series, paint_lines, ExportButtons};
 
 /// Width used for the fixed schemes in the similarity chart.
 const WIDTH: usize = 128;
@@ -69,7 +69,7 @@ fn TablePanel() -> impl IntoView {
             .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
             .and_then(|e| e.get_attribute("data-view"));
         if let Some(view) =
-            name.and_then(|n| crate::state::View::ALL.into_iter().find(|v| v.name() == n))
+            name.and_then(|n| crate::state::registry::view_named(&n).map(|spec| spec.view))
         {
             ctx.state.update(|s| s.view = view);
         }
@@ -93,7 +93,7 @@ fn TablePanel() -> impl IntoView {
         export::csv_text(text, "compare-table.csv");
     };
     view! {
-        <Panel id=ID title="The schemes at a glance">
+        <Panel id=ID>
             <div class="table-wrap" tabindex="0" role="region" aria-label="Comparison table" inner_html=table on:click=open_view></div>
             <div class="exports" role="group" aria-label="Export"><button on:click=csv_cb>"CSV"</button></div>
         </Panel>
@@ -195,7 +195,7 @@ fn SimilarityPanel() -> impl IntoView {
     });
     let show_controls = ctx.state.with_untracked(|s| s.show_controls);
     view! {
-        <Panel id=ID title="How similar is position p to p + k?">
+        <Panel id=ID>
             {show_controls.then(|| view! {
                 <StateRange spec=K_MAX get=|s| s.compare.k_max as f64 put=|s, v| s.compare.k_max = v as usize/>
             })}

@@ -20,108 +20,11 @@ use crate::render::raster::{AxisSamples, SampledGrid};
 use crate::state::more::{
     LearnedState, TableSource, LEARNED_LEN, LEARNED_SEED, TABLE_COLS, TABLE_ROWS,
 };
-use crate::ui::app::AppCtx;
+use crate::ui::context::{select, select_state, AppCtx, Computed};
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
+use crate::ui::tables::{Loaded, TableStore};
 use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel, StateRange};
-use crate::views::common::{
-    heatmap_frame, line_series, paint_lines, select, select_state, Computed, ExportButtons,
-};
-
-/// The shipped asset, fetched relative to the page (works under any sub-path).
-pub const MINILM_URL: &str = "./minilm_l6_v2_position_embeddings.f16";
-const MINILM_ROWS: usize = 512;
-const MINILM_COLS: usize = 384;
-
-/// A loaded table with an identity, so memos compare cheaply.
-#[derive(Clone, Debug)]
-pub struct Loaded {
-    pub id: u32,
-    pub label: String,
-    pub table: Arc<Table>,
-}
-
-impl PartialEq for Loaded {
-    fn eq(&self, other: &Self) -> bool {
-        self.id == other.id
-    }
-}
-
-/// Tables loaded in this session (kept across view switches).
-#[derive(Clone, Copy)]
-pub struct TableStore {
-    pub minilm: RwSignal<Option<Loaded>>,
-    pub minilm_status: RwSignal<String>,
-    pub file: RwSignal<Option<Loaded>>,
-    next_id: StoredValue<u32>,
-}
-
-impl TableStore {
-    pub fn new() -> TableStore {
-        TableStore {
-            minilm: RwSignal::new(None),
-            minilm_status: RwSignal::new(String::new()),
-            file: RwSignal::new(None),
-            next_id: StoredValue::new(1),
-        }
-    }
-
-    fn id(&self) -> u32 {
-        let id = self.next_id.get_value();
-        self.next_id.set_value(id + 1);
-        id
-    }
-
-    /// Fetches the MiniLM table once.
-    pub fn load_minilm(self) {
-        if self.minilm.get_untracked().is_some() || !self.minilm_status.get_untracked().is_empty() {
-            return;
-        }
-        self.minilm_status
-            .set("Loading the MiniLM table (384 KB)…".into());
-        wasm_bindgen_futures::spawn_local(async move {
-            match fetch_bytes(MINILM_URL)
-                .await
-                .and_then(|b| Table::from_f16_le(&b, MINILM_ROWS, MINILM_COLS))
-            {
-                Ok(table) => {
-                    let id = self.id();
-                    self.minilm.set(Some(Loaded {
-                        id,
-                        label: "all-MiniLM-L6-v2 (512 × 384)".into(),
-                        table: Arc::new(table),
-                    }));
-                    self.minilm_status.set("loaded".into());
-                }
-                Err(e) => self
-                    .minilm_status
-                    .set(format!("Could not load the table: {e}")),
-            }
-        });
-    }
-}
-
-impl Default for TableStore {
-    fn default() -> Self {
-        TableStore::new()
-    }
-}
-
-async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
-    let window = web_sys::window().ok_or("no window")?;
-    let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url))
-        .await
-        .map_err(|_| "the request failed".to_string())?;
-    let response: web_sys::Response = response.dyn_into().map_err(|_| "no response".to_string())?;
-    if !response.ok() {
-        return Err(format!("the server answered {}", response.status()));
-    }
-    let buffer = wasm_bindgen_futures::JsFuture::from(
-        response.array_buffer().map_err(|_| "no body".to_string())?,
-    )
-    .await
-    .map_err(|_| "the body could not be read".to_string())?;
-    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
-}
+use crate::views::common::{heatmap_frame, line_series, paint_lines, ExportButtons};
 
 /// Everything the panels share.
 #[derive(Clone, Copy)]
@@ -392,7 +295,7 @@ fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
         export::npy_matrix(shown_rows(), cols, fill, &format!("{}.npy", stem(&m, ID)));
     });
     view! {
-        <Panel id=ID title="The learned table">
+        <Panel id=ID>
             <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Heatmap of the learned position table, {} positions.", m.seq_len.get())) paint=paint height=340.0/>
             <p class="about">
                 "Each row is the vector learned for one position. Unlike the sinusoidal table no formula makes it: training found it. "
@@ -471,7 +374,7 @@ fn SimilarityPanel(m: LearnedMemos) -> impl IntoView {
         })
     });
     view! {
-        <Panel id=ID title="Cosine similarity between positions">
+        <Panel id=ID>
             <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || "Heatmap of cosine similarity between learned position vectors.".to_string()) paint=paint height=340.0/>
             <p class="about">
                 "Training discovered order: neighbouring positions got similar vectors, so the matrix is bright along its diagonal. "
@@ -581,7 +484,7 @@ fn PcaPanel(m: LearnedMemos) -> impl IntoView {
         export::csv_text(text, &format!("{}.csv", stem(&m, ID)));
     });
     view! {
-        <Panel id=ID title="Positions on their top two principal components">
+        <Panel id=ID>
             <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || "Trajectory of the positions in the plane of the table's top two principal components, coloured from dark (position 0) to yellow.".to_string()) paint=paint height=340.0/>
             <p class="about">"Each dot is one position, coloured from dark (position 0) to yellow (the last); the grey line joins neighbours. In the table's two directions of largest variance the trained positions wind around a ring — a trace of the periodic structure training found — while random vectors form a shapeless cloud. The axis labels say how much of the variance the plane holds."</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb/>
@@ -652,7 +555,7 @@ fn OffsetPanel(m: LearnedMemos) -> impl IntoView {
         })
     };
     view! {
-        <Panel id=ID title="Similarity against offset">
+        <Panel id=ID>
             <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || "Mean cosine similarity of positions p and p + k against k.".to_string()) paint=paint height=260.0/>
             <p class="readout">{first}</p>
             <p class="about">"Averaged over every p, similarity falls with the offset — with ripples, as if training had half-discovered sinusoids. For the random table it is about 0 at every offset."</p>

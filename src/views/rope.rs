@@ -15,16 +15,13 @@ use crate::render::envelope::{display_stride, TERMS_PER_FRAME};
 use crate::render::raster::{AxisSamples, SampledGrid};
 use crate::state::rope::{parse_vector, HEAD_DIM, MAX_DIST, PARTIAL, POS, SEED, THETA};
 use crate::state::{QkSource, RopeState};
-use crate::ui::app::AppCtx;
+use crate::ui::context::{select, select_state, AppCtx, Computed};
 use crate::ui::dom;
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
 use crate::ui::widgets::{
     panel_visible, ChartCanvas, Choice, Painter, Panel, StateChoice, StateRange,
 };
-use crate::views::common::{
-    heatmap_frame, line_series, paint_lines, select, select_state, stride_note, Computed,
-    ExportButtons,
-};
+use crate::views::common::{heatmap_frame, line_series, paint_lines, stride_note, ExportButtons};
 
 /// At most this many clocks are drawn (pairs spread over the spectrum).
 const MAX_CLOCKS: usize = 16;
@@ -378,7 +375,7 @@ fn RotationPanel(m: RopeMemos) -> impl IntoView {
     });
     let show_controls = ctx.state.with_untracked(|s| s.show_controls);
     view! {
-        <Panel id=ID title="Each pair is a clock">
+        <Panel id=ID>
             {show_controls.then(|| view! {
                 <div class="control-line">
                     <StateRange spec=POS get=|s| s.rope.pos as f64 put=|s, v| s.rope.pos = v as usize/>
@@ -481,7 +478,7 @@ fn AnglesPanel(m: RopeMemos) -> impl IntoView {
         export::npy_matrix(n, pairs, fill, "rope-angles.npy");
     });
     view! {
-        <Panel id=ID title="Rotation angles cos(pos·θ_j)">
+        <Panel id=ID>
             <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Heatmap of cos(pos·θ_j) for positions 0 to {} and every pair.", m.max_dist.get())) paint=paint on_hover=on_hover height=320.0/>
             <p class="readout">{move || readout().unwrap_or_else(|| "Hover for the angle of a pair at a position.".into())}</p>
             <p class="about">"The same picture as the sinusoidal encoding, one column per pair: RoPE uses the sinusoid's frequencies as rotation speeds instead of adding them to the embedding."</p>
@@ -625,7 +622,7 @@ fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
     };
     let show_controls = ctx.state.with_untracked(|s| s.show_controls);
     view! {
-        <Panel id=ID title="Score against distance: only m − n matters">
+        <Panel id=ID>
             {show_controls.then(|| view! {
                 <div class="control" data-control="m">
                     <label for="ctl-m">"Query positions m (comma-separated, up to 4)"</label>
@@ -725,7 +722,7 @@ fn ScoreMatrixPanel(m: RopeMemos) -> impl IntoView {
         export::npy_matrix(n, n, fill, "rope-score-matrix.npy");
     });
     view! {
-        <Panel id=ID title="The score matrix is Toeplitz">
+        <Panel id=ID>
             <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Heatmap of scores for query and key positions 0 to {}.", m.max_dist.get())) paint=paint height=340.0/>
             <p class="about">"Score of the query at position m with the key at position n. Every diagonal (fixed m − n) has one colour: a Toeplitz matrix, the picture of “relative only”."</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb npy=Some((big, npy_cb))
@@ -810,7 +807,7 @@ fn DecayPanel(m: RopeMemos) -> impl IntoView {
         export::csv_text(text, "rope-decay.csv");
     });
     view! {
-        <Panel id=ID title="Long-term decay, and what it depends on">
+        <Panel id=ID>
             <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Three decay curves against distance up to {}.", m.max_dist.get())) paint=paint height=300.0/>
             <p class="about">
                 "RoFormer bounds the score by (max |h_j|)·mean_j |S_j| with S_j = Σ_{i<j} e^{i·d·θ_i}, which falls with the distance d (blue). "
@@ -891,7 +888,7 @@ fn WavelengthPanel(m: RopeMemos) -> impl IntoView {
         export::csv_text(text, "rope-wavelength.csv");
     });
     view! {
-        <Panel id=ID title="Wavelength of each pair against the context">
+        <Panel id=ID>
             <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || "Wavelength of each rotary pair on a log scale, with the context length.".to_string()) paint=paint height=260.0/>
             <p class="readout">{beyond}</p>
             <p class="about">"Pairs above the grey line rotate less than one full turn over the whole context: they carry coarse position. These are the pairs that context-extension methods rescale."</p>

@@ -16,12 +16,10 @@ use crate::state::rope::{
     MODEL_PRESETS, MSCALE, MSCALE_ALL_DIM, ORIG_CTX, PARTIAL, THETA,
 };
 use crate::state::ScalingState;
-use crate::ui::app::AppCtx;
+use crate::ui::context::{select_state, AppCtx, Computed};
 use crate::ui::export;
 use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, StateChoice, StateRange};
-use crate::views::common::{
-    line_series, paint_lines, select_state, stride_note, Computed, ExportButtons,
-};
+use crate::views::common::{line_series, paint_lines, stride_note, ExportButtons};
 
 /// The methods' frequencies, or why a method could not be applied.
 type Results = Vec<(Method, Result<Scaled, String>)>;
@@ -473,7 +471,7 @@ fn FrequenciesPanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl 
         ss.with(|s| format!("{ID}_D{}_theta{}_s{}", s.rotary_dim(), s.theta, s.factor))
     });
     view! {
-        <Panel id=ID title="Frequencies after scaling">
+        <Panel id=ID>
             <ChartCanvas node_ref=freq_canvas panel=ID label=Signal::derive(move || "Rotation frequency of each pair under each method, log scale.".to_string()) paint=move |p: &Painter| paint_with(p, false) height=280.0/>
             <ChartCanvas node_ref=wave_canvas panel=ID label=Signal::derive(move || "Wavelength of each pair under each method, with the original and extended contexts.".to_string()) paint=move |p: &Painter| paint_with(p, true) height=260.0/>
             <table class="method-summary"><tbody>{summary}</tbody></table>
@@ -578,7 +576,7 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
         ss.with(|s| format!("{ID}_D{}_s{}_L0{}", s.rotary_dim(), s.factor, s.orig_ctx))
     });
     view! {
-        <Panel id=ID title="Score against distance, past the trained context">
+        <Panel id=ID>
             <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Score with q = k = 1 against distance up to {}, one curve per method.", distance.get())) paint=paint height=320.0/>
             <p class="about">
                 "Out to s·L0 (at most 131,072). Inside the shaded trained range the original curve is what the model learned; the methods try to keep the curve familiar beyond it. "

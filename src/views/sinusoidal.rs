@@ -18,15 +18,12 @@ use crate::render::raster::{AxisSamples, SampledGrid};
 use crate::snippets::sinusoidal_panel;
 use crate::state::app::{BASE, D_MODEL, OFFSET, P0, SEQ_LEN};
 use crate::state::SinusoidalState;
-use crate::ui::app::AppCtx;
+use crate::ui::context::{select, select_state, AppCtx, Computed};
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
 use crate::ui::widgets::{
     panel_visible, ChartCanvas, ExportBar, Painter, Panel, StateChoice, StateRange,
 };
-use crate::views::common::{
-    heatmap_frame, line_series, paint_lines, select, select_state, Computed, DataTable,
-    ExportButtons,
-};
+use crate::views::common::{heatmap_frame, line_series, paint_lines, DataTable, ExportButtons};
 
 /// Positions sampled for the offset residual (bounded work at any size).
 const RESIDUAL_POSITIONS: usize = 24;
@@ -213,7 +210,7 @@ fn HeatmapPanel(
         )
     });
     view! {
-        <Panel id=ID title="The encoding matrix PE">
+        <Panel id=ID>
             <ChartCanvas node_ref=canvas panel=ID label=label paint=paint on_hover=on_hover on_click=on_click/>
             <div class="readout" aria-live="off">
                 {move || readout().map(|v| v.into_any()).unwrap_or_else(|| view! { <p class="hint">"Hover a cell for its numbers; click a column to add its curve below."</p> }.into_any())}
@@ -335,7 +332,7 @@ fn CurvesPanel(
         )
     });
     view! {
-        <Panel id=ID title="Columns as waves">
+        <Panel id=ID>
             <ChartCanvas node_ref=canvas panel=ID label=label paint=paint on_hover=on_hover height=280.0/>
             <p class="readout">{move || readout().unwrap_or_else(|| "Hover for values.".to_string())}</p>
             <p class="about">
@@ -423,7 +420,7 @@ fn SpectrumPanel(
         )
     });
     view! {
-        <Panel id=ID title="Frequencies and wavelengths">
+        <Panel id=ID>
             <ChartCanvas node_ref=canvas panel=ID label=label paint=paint height=260.0/>
             <p class="about">
                 "The frequencies ω_i = base^(−2i/d_model) fall geometrically, so on a log axis they form a straight line. "
@@ -583,7 +580,7 @@ fn SimilarityPanel(
         Signal::derive(move || format!("Dot product of PE[{}] with every position.", p0.get()));
     let show_controls = ctx.state.with_untracked(|s| s.show_controls);
     view! {
-        <Panel id=ID title="Position similarity PE·PEᵀ">
+        <Panel id=ID>
             <ChartCanvas node_ref=matrix_canvas panel=ID label=label_m paint=paint_matrix height=340.0/>
             {show_controls.then(|| view! {
                 <StateRange spec=P0 get=|s| s.sinusoidal.p0_in_range() as f64
@@ -745,7 +742,7 @@ fn OffsetPanel(
         })
     });
     view! {
-        <Panel id=ID title="Relative offsets are rotations">
+        <Panel id=ID>
             {show_controls.then(|| view! {
                 <StateRange spec=OFFSET get=|s| s.sinusoidal.offset as f64 put=|s, v| s.sinusoidal.offset = v as usize/>
             })}
@@ -896,7 +893,7 @@ fn IndexPanel(pe: Computed<Sinusoid>, sv: Memo<SinusoidalState>) -> impl IntoVie
         export::csv_text(text, "pe-index.csv");
     });
     view! {
-        <Panel id=ID title="Pair index i and columns">
+        <Panel id=ID>
             <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || "Wavelength of every column, sin and cos columns marked.".to_string()) paint=paint height=220.0/>
             <div class="table-wrap" tabindex="0" role="region" aria-label="Pair-index table" inner_html=table></div>
             <pre class="code"><code>{code}</code></pre>

@@ -1,26 +1,20 @@
-//! The app shell: state from the URL, theme, notices, site chrome and the current view.
+//! The app shell, above the views: state from the URL, theme, notices, site chrome, the Share
+//! dialog, and the current view (loaded on demand: see `views::load`).
+
+pub mod share;
 
 use leptos::prelude::*;
-
-use crate::views::common::select_state;
 use wasm_bindgen::JsCast;
 
-use super::dom;
 use crate::state::figures::{Figure, FIGURES};
-use crate::state::{AppState, Notices, ThemeChoice, View};
-
-/// What every part of the UI may read: the state (its home is the URL), the resolved theme,
-/// and a tick that changes when the layout does.
-#[derive(Clone, Copy)]
-pub struct AppCtx {
-    pub state: RwSignal<AppState>,
-    pub dark: Signal<bool>,
-    pub layout_tick: RwSignal<u32>,
-}
+use crate::state::{AppState, Notices, ThemeChoice, View, VIEWS};
+use crate::ui::context::{select_state, AppCtx};
+use crate::ui::dom;
 
 /// Installs the panic banner and mounts the app on `<body>`.
 pub fn start() {
     install_panic_banner();
+    dom::publish_registry();
     leptos::mount::mount_to_body(App);
 }
 
@@ -71,7 +65,7 @@ pub fn mount_state(initial: AppState, notices: Notices) -> impl IntoView {
         layout_tick,
     };
     provide_context(ctx);
-    provide_context(crate::views::learned::TableStore::new());
+    provide_context(crate::ui::tables::TableStore::new());
 
     // The URL follows the state (replaceState: sliding does not flood the history).
     let query = select_state(state, |s| s.to_query());
@@ -88,7 +82,7 @@ pub fn mount_state(initial: AppState, notices: Notices) -> impl IntoView {
 
     let embed = state.with_untracked(|s| s.embed);
     if embed {
-        super::share::post_height_to_host();
+        share::post_height_to_host();
     }
     let show_controls = state.with_untracked(|s| s.show_controls);
     let view = select_state(state, |s| s.view);
@@ -97,15 +91,12 @@ pub fn mount_state(initial: AppState, notices: Notices) -> impl IntoView {
             {(!embed).then(|| view! { <Header/> })}
             <NoticeList notices=notices/>
             <main id="main">
-                {move || match view.get() {
-                    View::Sinusoidal => crate::views::sinusoidal::SinusoidalView().into_any(),
-                    View::Rope => crate::views::rope::RopeView().into_any(),
-                    View::Scaling => crate::views::scaling::ScalingView().into_any(),
-                    View::Learned => crate::views::learned::LearnedView().into_any(),
-                    View::Bias => crate::views::bias::BiasView().into_any(),
-                    View::Attention => crate::views::attention::AttentionView().into_any(),
-                    View::Compare => crate::views::compare::CompareView().into_any(),
-                }}
+                <Suspense fallback=move || view! { <ViewLoading view=view.get_untracked()/> }>
+                    {move || {
+                        let v = view.get();
+                        Suspend::new(async move { crate::views::load(v).await })
+                    }}
+                </Suspense>
             </main>
             {(!embed).then(|| view! { <Footer/> })}
         </div>
@@ -166,16 +157,17 @@ fn Header() -> impl IntoView {
             <a class="skip" href="#main">"Skip to content"</a>
             <h1>"PE Lab"<span class="tagline">" — how transformers know word order"</span></h1>
             <nav aria-label="Views">
-                {View::ALL
-                    .into_iter()
-                    .map(|v| {
+                {VIEWS
+                    .iter()
+                    .map(|spec| {
+                        let v = spec.view;
                         view! {
                             <button
                                 class="nav-view"
                                 aria-current=move || state.with(|s| (s.view == v).then_some("page"))
                                 on:click=move |_| state.update(|s| s.view = v)
                             >
-                                {v.title()}
+                                {spec.title}
                             </button>
                         }
                     })
@@ -188,7 +180,7 @@ fn Header() -> impl IntoView {
                     {FIGURES.iter().map(|f| view! { <option value=f.name>{f.name}</option> }).collect_view()}
                 </select>
             </label>
-            <super::share::ShareButton/>
+            <share::ShareButton/>
             <button class="theme-toggle" on:click=next_theme aria-label="Switch light or dark theme">
                 {move || if ctx.dark.get() { "☀ Light" } else { "☾ Dark" }}
             </button>
@@ -199,6 +191,17 @@ fn Header() -> impl IntoView {
                 <button class="dismiss" on:click=move |_| figure.set(None)>"Dismiss"</button>
             </p>
         </Show>
+    }
+}
+
+/// Shown while a view's code is fetched the first time it opens: as tall as a view, so the
+/// page does not jump when the panels arrive.
+#[component]
+fn ViewLoading(view: View) -> impl IntoView {
+    view! {
+        <div class="view-loading" role="status" aria-live="polite">
+            <p>{format!("Loading the {} view…", view.title())}</p>
+        </div>
     }
 }
 

@@ -5,10 +5,10 @@ use leptos::html::Dialog;
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::app::AppCtx;
-use super::dom;
 use crate::state::app::iframe_snippet;
 use crate::state::AppState;
+use crate::ui::context::AppCtx;
+use crate::ui::dom;
 
 /// The page's own address without the query: `origin + path`.
 fn page_base() -> String {
@@ -69,7 +69,13 @@ fn fill(state: &AppState) {
     set_value("share-embed", &src);
     set_value(
         "share-snippet",
-        &iframe_snippet(&src, &format!("PE Lab: {panel}")),
+        &iframe_snippet(
+            &src,
+            &format!(
+                "PE Lab: {}",
+                crate::state::registry::panel_title(&panel).unwrap_or("the whole view")
+            ),
+        ),
     );
 }
 
@@ -81,9 +87,10 @@ pub fn ShareButton() -> impl IntoView {
     let open = move |_| {
         let options: String = state.with_untracked(|s| {
             s.view
-                .panels()
+                .spec()
+                .panels
                 .iter()
-                .map(|p| format!("<option value=\"{p}\">{p}</option>"))
+                .map(|p| format!("<option value=\"{}\">{}</option>", p.id, p.title))
                 .collect()
         });
         if let Some(select) = element("share-panel") {

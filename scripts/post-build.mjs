@@ -1,0 +1,97 @@
+// Trunk post-build hook for release builds (Trunk.toml). In order:
+//
+// 1. Code splitting. Release builds compile with the cargo feature `split`: every view but the
+//    default one is a Leptos `#[lazy]` function. trunk 0.21 cannot split, so this takes the raw
+//    cargo artifact (linked with --emit-relocs, see .cargo/config.toml), splits it with
+//    `wasm-split-cli` (crates.io `wasm_split_cli_support`, installed by scripts/setup.sh), runs
+//    wasm-bindgen (--keep-lld-exports) and wasm-opt on every output, and puts the result over
+//    the files trunk staged, keeping trunk's hashed names.
+// 2. Minification of the JavaScript glue (trunk's own minifier cannot parse it) and of the CSS.
+// 3. Content-hashed names for the chunks and their loader, so a browser never pairs a cached
+//    chunk with a newer main module; Subresource Integrity hashes recomputed for what changed.
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { minify } from 'terser';
+
+const dir = process.env.TRUNK_STAGING_DIR;
+if (!dir || process.env.TRUNK_PROFILE !== 'release') process.exit(0);
+
+const run = (cmd, args) => execFileSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+const sri = (bytes) => 'sha384-' + createHash('sha384').update(bytes).digest('base64');
+const shortHash = (bytes) => createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+const htmlPath = path.join(dir, 'index.html');
+let html = fs.readFileSync(htmlPath, 'utf8');
+
+/** Replaces the content of a staged file and the SRI hash index.html holds for it. */
+function replaceStaged(name, bytes) {
+  const file = path.join(dir, name);
+  const old = sri(fs.readFileSync(file));
+  fs.writeFileSync(file, bytes);
+  if (html.includes(old)) html = html.split(old).join(sri(bytes));
+}
+
+// ---- 1. Split -------------------------------------------------------------------------------
+const jsName = fs.readdirSync(dir).find((f) => /^pe-lab-[0-9a-f]+\.js$/.test(f));
+if (!jsName) throw new Error('post-build: no pe-lab-<hash>.js in the staging directory');
+const stem = jsName.slice(0, -3);
+const targetDir = process.env.CARGO_TARGET_DIR || path.join(process.env.TRUNK_SOURCE_DIR || '.', 'target');
+const raw = path.join(targetDir, 'wasm32-unknown-unknown', 'release', 'pe-lab.wasm');
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'pe-lab-split-'));
+const splitDir = path.join(work, 'split');
+const pkgDir = path.join(work, 'pkg');
+run('wasm-split-cli', [raw, splitDir, '--out-name', stem]);
+run('wasm-bindgen', [
+  path.join(splitDir, `${stem}.wasm`), '--target', 'web', '--no-typescript', '--keep-lld-exports',
+  '--no-demangle', '--out-dir', pkgDir, '--out-name', stem,
+]);
+const chunks = fs.readdirSync(splitDir).filter((f) => f.endsWith('.wasm') && f !== `${stem}.wasm`);
+// The same wasm-opt settings as index.html gives trunk for the main module; the chunks share
+// its memory, so they get no assumption about memory contents (plain -Oz).
+const wasmOpt = (file, extra) => run('wasm-opt', ['-Oz', ...extra, file, '-o', file]);
+wasmOpt(path.join(pkgDir, `${stem}_bg.wasm`), ['--low-memory-unused', '--zero-filled-memory']);
+for (const c of chunks) wasmOpt(path.join(splitDir, c), []);
+
+replaceStaged(`${stem}_bg.wasm`, fs.readFileSync(path.join(pkgDir, `${stem}_bg.wasm`)));
+let mainJs = fs.readFileSync(path.join(pkgDir, `${stem}.js`), 'utf8');
+let loaderJs = fs.readFileSync(path.join(splitDir, '__wasm_split.js'), 'utf8');
+if (!mainJs.includes('./__wasm_split.js')) throw new Error('post-build: the glue does not import ./__wasm_split.js');
+
+// ---- 2. Minify ------------------------------------------------------------------------------
+const terse = async (code) =>
+  (await minify(code, { module: true, ecma: 2020, toplevel: true, compress: { passes: 3 }, mangle: true })).code;
+
+// ---- 3. Content-hashed chunk and loader names ----------------------------------------------
+for (const c of chunks) {
+  const bytes = fs.readFileSync(path.join(splitDir, c));
+  const hashed = `${c.slice(0, -5)}-${shortHash(bytes)}.wasm`;
+  if (!loaderJs.includes(`"./${c}"`)) throw new Error(`post-build: the loader does not name ${c}`);
+  loaderJs = loaderJs.split(`"./${c}"`).join(`"./${hashed}"`);
+  fs.writeFileSync(path.join(dir, hashed), bytes);
+  console.log(`post-build: chunk ${hashed} ${bytes.length} bytes`);
+}
+loaderJs = await terse(loaderJs);
+const loaderName = `__wasm_split-${shortHash(loaderJs)}.js`;
+fs.writeFileSync(path.join(dir, loaderName), loaderJs);
+mainJs = mainJs.split('./__wasm_split.js').join(`./${loaderName}`);
+const before = fs.readFileSync(path.join(dir, jsName), 'utf8').length;
+replaceStaged(jsName, await terse(mainJs));
+console.log(`post-build: ${jsName} ${before} -> ${fs.statSync(path.join(dir, jsName)).size} bytes; loader ${loaderName}`);
+
+// CSS: only changes that never alter meaning (no space is removed before a colon, where
+// `a :hover` and `a:hover` differ, nor around + and - inside calc()).
+for (const name of fs.readdirSync(dir).filter((f) => f.endsWith('.css'))) {
+  const file = path.join(dir, name);
+  const css = fs.readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([{};,>])\s*/g, '$1')
+    .replace(/:\s+/g, ':')
+    .replace(/;}/g, '}')
+    .trim();
+  replaceStaged(name, css);
+}
+fs.writeFileSync(htmlPath, html);
+fs.rmSync(work, { recursive: true, force: true });

@@ -1,0 +1,146 @@
+//! Shared reactive pieces: the app context every view reads, and the memo helpers
+//! (`Computed`, `select`, `select_state`) that keep derived data cheap to compile.
+
+use std::any::Any;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::state::AppState;
+
+/// What every part of the UI may read: the state (its home is the URL), the resolved theme,
+/// and a tick that changes when the layout does.
+#[derive(Clone, Copy)]
+pub struct AppCtx {
+    pub state: RwSignal<AppState>,
+    pub dark: Signal<bool>,
+    pub layout_tick: RwSignal<u32>,
+}
+
+/// A lazily computed, cached value that updates when what it reads changes: a [`Memo`] whose
+/// value is type-erased, so that the reactive machinery is compiled once for every value type
+/// and every closure (each `Memo<T>` type and each memo closure otherwise adds its own copy,
+/// about a kilobyte each). Like a memo, an unchanged result does not wake what depends on it.
+pub struct Computed<T: 'static> {
+    memo: Memo<Erased>,
+    _value: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Computed<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Computed<T> {}
+
+/// A value of any type, with the equality of that type.
+#[derive(Clone)]
+struct Erased {
+    value: Arc<dyn Any + Send + Sync>,
+    eq: fn(&dyn Any, &dyn Any) -> bool,
+}
+
+impl PartialEq for Erased {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.value, &other.value) || (self.eq)(&*self.value, &*other.value)
+    }
+}
+
+fn same<T: PartialEq + 'static>(a: &dyn Any, b: &dyn Any) -> bool {
+    a.downcast_ref::<T>() == b.downcast_ref::<T>()
+}
+
+type Producer = Arc<dyn Fn() -> Erased + Send + Sync>;
+
+fn erased_memo(produce: Producer) -> Memo<Erased> {
+    Memo::new(move |_| produce())
+}
+
+fn never_same(_: &dyn Any, _: &dyn Any) -> bool {
+    false
+}
+
+impl<T: PartialEq + Send + Sync + 'static> Computed<T> {
+    /// A value compared with the last one: small values derived from big state, where an
+    /// unchanged result should not wake what depends on it.
+    pub fn new(compute: impl Fn() -> T + Send + Sync + 'static) -> Self {
+        Self::with_eq(compute, same::<T>)
+    }
+}
+
+impl<T: Send + Sync + 'static> Computed<T> {
+    /// A value never compared: large data recomputed only when its inputs change, where a
+    /// comparison would cost as much as the work it saves.
+    pub fn fresh(compute: impl Fn() -> T + Send + Sync + 'static) -> Self {
+        Self::with_eq(compute, never_same)
+    }
+
+    fn with_eq(
+        compute: impl Fn() -> T + Send + Sync + 'static,
+        eq: fn(&dyn Any, &dyn Any) -> bool,
+    ) -> Self {
+        Computed {
+            memo: erased_memo(Arc::new(move || Erased {
+                value: Arc::new(compute()),
+                eq,
+            })),
+            _value: PhantomData,
+        }
+    }
+
+    fn value(e: &Erased) -> &T {
+        // Only `new` makes the value, always of type T.
+        e.value
+            .downcast_ref::<T>()
+            .expect("Computed holds its own type")
+    }
+
+    /// Subscribes to the value without reading it.
+    pub fn track(&self) {
+        self.memo.track();
+    }
+
+    /// Reads the value and subscribes to it.
+    pub fn with<R>(&self, read: impl FnOnce(&T) -> R) -> R {
+        self.memo.with(|e| read(Self::value(e)))
+    }
+
+    /// Reads the value without subscribing.
+    pub fn with_untracked<R>(&self, read: impl FnOnce(&T) -> R) -> R {
+        self.memo.with_untracked(|e| read(Self::value(e)))
+    }
+
+    pub fn get(&self) -> T
+    where
+        T: Clone,
+    {
+        self.with(T::clone)
+    }
+
+    pub fn get_untracked(&self) -> T
+    where
+        T: Clone,
+    {
+        self.with_untracked(T::clone)
+    }
+}
+
+/// A memo of one part of another memo, built from a plain function: every use with the same
+/// types shares one copy of the memo code (closures would each add their own).
+pub fn select<S, T>(source: Memo<S>, part: fn(&S) -> T) -> Memo<T>
+where
+    S: Send + Sync + 'static,
+    T: PartialEq + Send + Sync + 'static,
+{
+    Memo::new(move |_| source.with(part))
+}
+
+/// [`select`] for the application state.
+pub fn select_state<T>(state: RwSignal<AppState>, part: fn(&AppState) -> T) -> Memo<T>
+where
+    T: PartialEq + Send + Sync + 'static,
+{
+    Memo::new(move |_| state.with(part))
+}

@@ -1,0 +1,160 @@
+//! The shared chart functions, drawn natively on plotters' SVG backend: axes, tick labels,
+//! series, bands, legend and heatmap frames are checked without a browser.
+#![cfg(not(target_arch = "wasm32"))]
+
+use pe_lab::render::charts::{
+    draw_heatmap_frame, draw_line_chart, series_colour, Band, ColourBar, HeatmapFrame, LineChart,
+    PlotRect, Series, SeriesStyle, Theme,
+};
+use pe_lab::render::colormap::ColorMap;
+use pe_lab::render::envelope::envelope;
+use plotters::prelude::*;
+
+const W: u32 = 640;
+const H: u32 = 400;
+
+fn svg_of(
+    draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> PlotRect,
+) -> (String, PlotRect) {
+    let mut out = String::new();
+    let rect;
+    {
+        let area = SVGBackend::with_string(&mut out, (W, H)).into_drawing_area();
+        rect = draw(&area);
+        area.present().expect("present");
+    }
+    (out, rect)
+}
+
+/// The text of every `<text>` element, in drawing order.
+fn texts(svg: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = svg;
+    while let Some(start) = rest.find("<text") {
+        let after = &rest[start..];
+        let open_end = after.find('>').expect("text tag closes");
+        let close = after.find("</text>").expect("text element ends");
+        out.push(after[open_end + 1..close].trim().to_string());
+        rest = &after[close..];
+    }
+    out
+}
+
+fn wave(name: &str, n: usize, f: impl Fn(f64) -> f64, style: SeriesStyle) -> Series {
+    let ys: Vec<f64> = (0..100).map(|x| f(x as f64)).collect();
+    Series {
+        name: name.to_string(),
+        colour: series_colour(n),
+        columns: envelope(&ys, |x| x as f64, 200),
+        style,
+    }
+}
+
+fn chart(series: Vec<Series>, y_log: bool) -> LineChart {
+    LineChart::fitted("position pos", "PE[pos, col]", (0.0, 99.0), series, y_log)
+}
+
+#[test]
+fn line_chart_has_axes_ticks_series_and_legend() {
+    let c = chart(
+        vec![
+            wave("col 4 (sin)", 0, |x| (x / 10.0).sin(), SeriesStyle::Line),
+            wave("col 5 (cos)", 1, |x| (x / 10.0).cos(), SeriesStyle::Line),
+        ],
+        false,
+    );
+    let (svg, rect) = svg_of(|a| draw_line_chart(a, &c, &Theme::light(1.0)).expect("draws"));
+    let t = texts(&svg);
+    for label in ["position pos", "PE[pos, col]", "col 4 (sin)", "col 5 (cos)"] {
+        assert!(t.iter().any(|s| s == label), "no {label:?} in {t:?}");
+    }
+    // Integer x ticks across the range, and the y ticks span [−1, 1].
+    let numbers: Vec<f64> = t.iter().filter_map(|s| s.parse::<f64>().ok()).collect();
+    assert!(
+        numbers.contains(&0.0) && numbers.iter().any(|&v| v >= 80.0),
+        "{numbers:?}"
+    );
+    assert!(numbers.iter().any(|&v| v < 0.0) && numbers.iter().any(|&v| (0.0..=1.0).contains(&v)));
+    // One polyline per series, in the series' colours.
+    for n in 0..2 {
+        let RGBColor(r, g, b) = series_colour(n);
+        let colour = format!("#{r:02X}{g:02X}{b:02X}");
+        assert!(
+            svg.matches("<polyline").count() >= 2 && svg.contains(&colour),
+            "series {n} colour {colour} missing"
+        );
+    }
+    // The plotting area is inside the canvas and leaves room for the axis labels.
+    assert!(rect.x0 > 30 && rect.y1 < H as i32 - 20 && rect.x1 <= W as i32 && rect.y0 >= 0);
+}
+
+#[test]
+fn log_axis_labels_are_powers_of_ten_and_points_are_circles() {
+    let c = chart(
+        vec![wave(
+            "wavelength",
+            0,
+            |x| 2f64.powf(x / 5.0),
+            SeriesStyle::Points,
+        )],
+        true,
+    );
+    let (svg, _) = svg_of(|a| draw_line_chart(a, &c, &Theme::dark(1.0)).expect("draws"));
+    let t = texts(&svg);
+    assert!(t.iter().any(|s| s == "1e3"), "{t:?}");
+    assert!(!t.iter().any(|s| s.contains("e-") && s.starts_with('-')));
+    assert!(svg.matches("<circle").count() >= 100);
+    // Dark theme: the background is the dark colour.
+    assert!(svg.contains("#16181E"));
+}
+
+#[test]
+fn bands_are_labelled_and_scale_with_the_device_pixel_ratio() {
+    let mut c = chart(
+        vec![wave("score", 0, |x| x.cos(), SeriesStyle::Line)],
+        false,
+    );
+    c.bands.push(Band {
+        x0: 20.0,
+        x1: 40.0,
+        label: "trained".into(),
+    });
+    let (svg1, r1) = svg_of(|a| draw_line_chart(a, &c, &Theme::light(1.0)).expect("draws"));
+    assert!(texts(&svg1).iter().any(|s| s == "trained"));
+    let (_, r2) = svg_of(|a| draw_line_chart(a, &c, &Theme::light(2.0)).expect("draws"));
+    // Twice the label room at twice the pixel ratio.
+    assert!(r2.x0 > r1.x0 && r2.y1 < r1.y1);
+}
+
+#[test]
+fn heatmap_frame_labels_integers_and_the_colour_bar() {
+    let cmap = ColorMap::diverging();
+    let frame = HeatmapFrame {
+        x_label: "column col".into(),
+        y_label: "position pos".into(),
+        n_cols: 8,
+        n_rows: 50,
+        colour_bar: ColourBar {
+            cmap: &cmap,
+            lo: -1.0,
+            hi: 1.0,
+            label: "PE value".into(),
+        },
+    };
+    let (svg, rect) = svg_of(|a| draw_heatmap_frame(a, &frame, &Theme::light(1.0)).expect("draws"));
+    let t = texts(&svg);
+    for label in ["column col", "position pos", "PE value", "-1", "1"] {
+        assert!(t.iter().any(|s| s == label), "no {label:?} in {t:?}");
+    }
+    // Tick labels are whole numbers within the matrix (rows 0..50, columns 0..8).
+    for s in &t {
+        if let Ok(v) = s.parse::<f64>() {
+            assert!(v.fract() == 0.0 || (-1.0..=1.0).contains(&v), "{s}");
+            assert!(v >= -1.0 && v <= 50.0, "{s}");
+        }
+    }
+    assert!(!t.iter().any(|s| s == "-0"), "{t:?}");
+    // The image area is left of the colour bar, which has its 96 steps.
+    assert!(rect.x1 < W as i32 - 60);
+    assert!(svg.matches("<rect").count() >= 96);
+}
