@@ -150,7 +150,7 @@ fn heatmap_frame_labels_integers_and_the_colour_bar() {
     for s in &t {
         if let Ok(v) = s.parse::<f64>() {
             assert!(v.fract() == 0.0 || (-1.0..=1.0).contains(&v), "{s}");
-            assert!(v >= -1.0 && v <= 50.0, "{s}");
+            assert!((-1.0..=50.0).contains(&v), "{s}");
         }
     }
     assert!(!t.iter().any(|s| s == "-0"), "{t:?}");
