@@ -143,16 +143,24 @@ test('a malformed local file shows an error and keeps the last table', async () 
 test('without positions the shuffled outputs are the same vectors; with them they change', async () => {
   const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=attention&order=4,3,2,1,0`);
   const statuses = async (cond) => page.locator(`table[data-condition="${cond}"] tbody td:last-child`).allInnerTexts();
-  assert.ok((await statuses('none')).every((t) => t.startsWith('same')), 'no PE: every output unchanged');
-  assert.ok((await statuses('pe')).some((t) => t.startsWith('changed')), 'with PE: outputs change');
+  // Identical outputs under a shuffle are the failure: "order invisible", not a tick.
+  assert.ok((await statuses('none')).every((t) => t.startsWith('order invisible')), 'no PE: every output unchanged');
+  assert.ok((await statuses('pe')).some((t) => t.startsWith('order visible')), 'with PE: outputs change');
+  assert.match(await page.locator('.view-intro').innerText(), /permutation-invariant/);
+  const colour = (cls) => page.locator(`tr.${cls} td:last-child`).first().evaluate((td) => getComputedStyle(td).color);
+  assert.notEqual(await colour('order-invisible'), await colour('order-visible'));
+  // The all-zero series is drawn as a labelled zero line (the chart's summary names it).
+  assert.match(await page.locator('[data-panel="permutation-demo"] p.chart-summary').innerText(), /without PE: Δ = 0 for every token \(order invisible\)/);
   await page.getByLabel('RoPE (rotates q, k)').check();
   await settle(page);
   assert.equal(query(page).get('pe'), 'rope');
-  assert.ok((await statuses('pe')).some((t) => t.startsWith('changed')));
+  assert.ok((await statuses('pe')).some((t) => t.startsWith('order visible')));
   await page.getByRole('button', { name: 'Shuffle' }).click();
   await settle(page);
   assert.notEqual(query(page).get('order'), '4,3,2,1,0');
   await page.getByRole('button', { name: 'Original order' }).click();
+  await settle(page);
+  assert.ok((await statuses('none')).every((t) => t.startsWith('original order')), 'nothing shuffled, nothing claimed');
   await page.getByRole('button', { name: 'Move dog left' }).click();
   await settle(page);
   assert.equal(query(page).get('order'), '1,0,2,3,4');

@@ -17,13 +17,17 @@ test('the Share dialog gives the permalink, an embed link and an iframe snippet 
   assert.equal(p.get('head_dim'), '32');
   assert.equal(p.get('theta'), '500');
   assert.equal(p.get('embed'), null);
+  // The chooser lists panel titles (values are the IDs).
+  const options = await page.locator('#share-panel option').allInnerTexts();
+  assert.ok(options.includes('Long-term decay, and what it depends on'), options.join(' | '));
+  assert.ok(!options.includes('rope-decay'));
   await page.selectOption('#share-panel', 'rope-decay');
   await page.uncheck('#share-controls');
   const embed = new URL(await page.inputValue('#share-embed')).searchParams;
   assert.deepEqual([embed.get('embed'), embed.get('panel'), embed.get('controls'), embed.get('head_dim')], ['1', 'rope-decay', '0', '32']);
   const snippet = await page.inputValue('#share-snippet');
   assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?view=rope&amp;head_dim=32/);
-  assert.match(snippet, /title="PE Lab: rope-decay"/);
+  assert.match(snippet, /title="PE Lab: Long-term decay, and what it depends on"/);
   assert.match(snippet, /pe-lab:resize/);
   // The copy buttons say so.
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);

@@ -165,16 +165,9 @@ async function measure(page, moves, count) {
   }, [moves, count]);
 }
 
-const server = await startServer();
-const browser = await launch();
-const rows = [];
-
-// Initial transfer: everything the default page loads, gzip-compressed as served.
-{
-  server.log.length = 0;
-  const { page, context } = await openApp(browser, server.url);
-  const firstPaint = await page.evaluate(() => window.__peLab.firstPaintMs);
-  const files = [...new Set(server.log)].map((p) => (p === '/' ? 'index.html' : p.slice(1)));
+/** Gzip and raw size of the files behind a list of requested paths. */
+function transferOf(log) {
+  const files = [...new Set(log)].map((p) => (p === '/' ? 'index.html' : p.slice(1)));
   let gzip = 0;
   let raw = 0;
   const parts = [];
@@ -185,10 +178,57 @@ const rows = [];
     raw += body.length;
     parts.push(`${f} ${(z / 1024).toFixed(1)} KB`);
   }
-  rows.push({ kind: 'transfer', gzip_kb: gzip / 1024, raw_kb: raw / 1024, first_chart_ms: firstPaint, files: parts });
-  console.log(`initial transfer: ${gzip} bytes gzip = ${(gzip / 1024).toFixed(1)} KiB (budget 300 KB; ${(raw / 1024).toFixed(1)} KiB raw) — ${parts.join(', ')}`);
+  return { gzip, raw, parts, files: [...new Set(log)] };
+}
+
+const server = await startServer();
+const browser = await launch();
+const rows = [];
+
+// Initial transfer: everything the default page loads, gzip-compressed as served.
+{
+  server.log.length = 0;
+  const { page, context } = await openApp(browser, server.url);
+  await page.waitForLoadState('networkidle');
+  const firstPaint = await page.evaluate(() => window.__peLab.firstPaintMs);
+  const initial = transferOf(server.log);
+  rows.push({ kind: 'transfer', gzip_kb: initial.gzip / 1024, raw_kb: initial.raw / 1024, first_chart_ms: firstPaint, files: initial.parts });
+  console.log(`initial transfer (/ until idle): ${initial.gzip} bytes gzip = ${(initial.gzip / 1024).toFixed(1)} KiB (budget 230 KB; ${(initial.raw / 1024).toFixed(1)} KiB raw) — ${initial.parts.join(', ')}`);
   console.log(`first chart painted ${firstPaint.toFixed(0)} ms after navigation (budget 1000 ms)`);
+  const views = await page.evaluate(() => window.__peLab.views);
   await context.close();
+
+  // Each view loaded on demand: what it adds to the download, the first chart of a deep link,
+  // and the time from a click in the navigation to its panels painted.
+  console.log('\nview         on-demand gzip   deep link: first chart   nav click → panels painted   files');
+  for (const { name } of views) {
+    if (args.view && args.view !== name) continue;
+    server.log.length = 0;
+    const deep = await openApp(browser, `${server.url}?view=${name}`);
+    await deep.page.waitForLoadState('networkidle');
+    const deepMs = await deep.page.evaluate(() => window.__peLab.firstPaintMs);
+    const extra = transferOf(server.log.filter((f) => !initial.files.includes(f)));
+    await deep.context.close();
+
+    const home = await openApp(browser, `${server.url}?view=${views.find((v) => v.name !== name).name}`);
+    const navMs = await home.page.evaluate(async (name) => {
+      const button = [...document.querySelectorAll('nav button.nav-view')].find((b) => b.textContent === window.__peLab.views.find((v) => v.name === name).title);
+      const t0 = performance.now();
+      button.click();
+      for (;;) {
+        await new Promise((r) => requestAnimationFrame(r));
+        const charts = [...document.querySelectorAll('main canvas.chart')];
+        const view = window.__peLab.views.find((v) => v.name === name);
+        const shown = view.panels.every((p) => document.querySelector(`[data-panel="${p.id}"]`));
+        if (shown && charts.every((c) => c.hasAttribute('data-plot'))) return performance.now() - t0;
+        if (performance.now() - t0 > 10000) return NaN;
+      }
+    }, name);
+    await home.context.close();
+    const ok = deepMs <= 1000 && navMs <= 300;
+    rows.push({ kind: 'view-load', view: name, gzip_kb: extra.gzip / 1024, deep_link_first_chart_ms: deepMs, nav_to_panels_ms: navMs, files: extra.parts, ok });
+    console.log(`${name.padEnd(12)} ${(extra.gzip / 1024).toFixed(1).padStart(8)} KiB   ${deepMs.toFixed(0).padStart(10)} ms             ${navMs.toFixed(0).padStart(10)} ms      ${ok ? 'ok' : 'MISS'}  ${extra.parts.join(', ')}`);
+  }
 }
 
 console.log(`\nslider → repainted canvas, ${MOVES} moves per row (ms; "frame" = to the next animation frame)`);

@@ -57,7 +57,10 @@ for (const c of chunks) wasmOpt(path.join(splitDir, c), []);
 replaceStaged(`${stem}_bg.wasm`, fs.readFileSync(path.join(pkgDir, `${stem}_bg.wasm`)));
 let mainJs = fs.readFileSync(path.join(pkgDir, `${stem}.js`), 'utf8');
 let loaderJs = fs.readFileSync(path.join(splitDir, '__wasm_split.js'), 'utf8');
-if (!mainJs.includes('./__wasm_split.js')) throw new Error('post-build: the glue does not import ./__wasm_split.js');
+// The glue imports the loader (`from "./__wasm_split.js"`) and also names it as the wasm's
+// import module; only the import specifier is renamed below.
+const loaderImport = /(from\s*)(["'])\.\/__wasm_split\.js\2/g;
+if (!loaderImport.test(mainJs)) throw new Error('post-build: the glue does not import ./__wasm_split.js');
 
 // ---- 2. Minify ------------------------------------------------------------------------------
 const terse = async (code) =>
@@ -75,7 +78,7 @@ for (const c of chunks) {
 loaderJs = await terse(loaderJs);
 const loaderName = `__wasm_split-${shortHash(loaderJs)}.js`;
 fs.writeFileSync(path.join(dir, loaderName), loaderJs);
-mainJs = mainJs.split('./__wasm_split.js').join(`./${loaderName}`);
+mainJs = mainJs.replace(loaderImport, (_, from, q) => `${from}${q}./${loaderName}${q}`);
 const before = fs.readFileSync(path.join(dir, jsName), 'utf8').length;
 replaceStaged(jsName, await terse(mainJs));
 console.log(`post-build: ${jsName} ${before} -> ${fs.statSync(path.join(dir, jsName)).size} bytes; loader ${loaderName}`);

@@ -295,3 +295,14 @@ fn a_panel_of_another_view_wins_with_a_notice() {
     assert_eq!(state.view, View::Sinusoidal);
     assert_eq!(notices.items[0].param, "view");
 }
+
+#[test]
+fn caption_states_every_parameter_of_the_view() {
+    let (state, _) = AppState::from_query("view=rope&head_dim=32&theta=500000&embed=1&controls=0");
+    let caption = state.caption();
+    assert!(
+        caption.starts_with("RoPE — head_dim 32 · theta 500000 · "),
+        "{caption}"
+    );
+    assert!(!caption.contains("embed") && !caption.contains("controls"));
+}

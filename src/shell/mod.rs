@@ -86,6 +86,8 @@ pub fn mount_state(initial: AppState, notices: Notices) -> impl IntoView {
     }
     let show_controls = state.with_untracked(|s| s.show_controls);
     let view = select_state(state, |s| s.view);
+    // Bumped by "Try again" when a view's code could not be fetched.
+    let retries = RwSignal::new(0u32);
     view! {
         <div class="app" class:embed=embed class:no-controls=!show_controls>
             {(!embed).then(|| view! { <Header/> })}
@@ -94,10 +96,17 @@ pub fn mount_state(initial: AppState, notices: Notices) -> impl IntoView {
                 <Suspense fallback=move || view! { <ViewLoading view=view.get_untracked()/> }>
                     {move || {
                         let v = view.get();
-                        Suspend::new(async move { crate::views::load(v).await })
+                        retries.track();
+                        Suspend::new(async move {
+                            match crate::views::load(v).await {
+                                Ok(component) => component,
+                                Err(_) => view! { <ViewFailed view=v retries=retries/> }.into_any(),
+                            }
+                        })
                     }}
                 </Suspense>
             </main>
+            {embed.then(|| view! { <EmbedFooter show_controls=show_controls/> })}
             {(!embed).then(|| view! { <Footer/> })}
         </div>
     }
@@ -202,6 +211,36 @@ fn ViewLoading(view: View) -> impl IntoView {
         <div class="view-loading" role="status" aria-live="polite">
             <p>{format!("Loading the {} view…", view.title())}</p>
         </div>
+    }
+}
+
+/// A view whose code could not be fetched: says so, keeps the rest of the app usable, and
+/// offers to try again (a failed fetch is not cached).
+#[component]
+fn ViewFailed(view: View, retries: RwSignal<u32>) -> impl IntoView {
+    view! {
+        <div class="view-loading" role="alert">
+            <p>
+                {format!("The {} view could not be loaded: its code did not arrive (is the server still running, or the network up?). ", view.title())}
+                <button on:click=move |_| retries.update(|n| *n += 1)>"Try again"</button>
+            </p>
+        </div>
+    }
+}
+
+/// Under an embedded panel: the state in one line when the controls are hidden, and a link
+/// that opens the same state in the full app (new tab).
+#[component]
+fn EmbedFooter(show_controls: bool) -> impl IntoView {
+    let state = use_context::<AppCtx>().expect("AppCtx").state;
+    let href = move || state.with(|s| format!("?{}", s.permalink_query()));
+    view! {
+        <footer class="embed-footer">
+            {(!show_controls).then(|| view! {
+                <p class="state-caption">{move || state.with(AppState::caption)}</p>
+            })}
+            <a class="open-full" href=href target="_blank" rel="noopener">"Open in PE Lab ↗"</a>
+        </footer>
     }
 }
 

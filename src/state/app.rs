@@ -404,6 +404,18 @@ impl AppState {
         join(&out)
     }
 
+    /// One line that states the view's parameters, for an embed whose controls are hidden:
+    /// "RoPE — head_dim 64 · theta 10000 · …" (the names are the URL's).
+    pub fn caption(&self) -> String {
+        let mut params = Vec::new();
+        (self.view.spec().write)(self, &mut params);
+        let parts: Vec<String> = params
+            .iter()
+            .map(|(name, value)| format!("{name} {}", value.replace(',', ", ")))
+            .collect();
+        format!("{} — {}", self.view.title(), parts.join(" · "))
+    }
+
     /// The query of the permalink: this exact state as a full page (chrome shown, all panels).
     pub fn permalink_query(&self) -> String {
         AppState {

@@ -27,9 +27,10 @@ pub fn AttentionView() -> impl IntoView {
         <div class="view view-attention">
             <div class="view-intro">
                 <p>
-                    "Self-attention compares every token with every other one, but nothing in that comparison says where a token stands. "
+                    "Self-attention compares every token with every other one, but nothing in that comparison says where a token stands: "
+                    "without positions it is permutation-invariant. "
                     "Shuffle the sentence: without a positional encoding each word gets exactly the same output as before, only in a new place — "
-                    "“the dog bit the man” and “the man bit the dog” look identical. With positions, the outputs change."
+                    "“the dog bit the man” and “the man bit the dog” look identical (order invisible). With positions, the outputs change (order visible)."
                 </p>
             </div>
             <div class="panels single">
@@ -100,6 +101,7 @@ fn PermutationPanel() -> impl IntoView {
             let pos_kind = if with_pe { positions(a.pe) } else { Positions::None };
             let words: Vec<&str> = a.order.iter().map(|&i| TOKENS[i]).collect();
             let result = attend(&words, pos_kind);
+            let shuffled = a.order.iter().enumerate().any(|(pos, &i)| pos != i);
             let change = changes.with(|(none, pe)| if with_pe { pe.clone() } else { none.clone() });
             // One HTML string (fixed tokens and numbers only): far less wasm than typed rows.
             let caption = if with_pe {
@@ -111,14 +113,16 @@ fn PermutationPanel() -> impl IntoView {
             for (pos, &i) in a.order.iter().enumerate() {
                 let shown: Vec<String> = result.outputs[pos].iter().take(4).map(|v| sig(*v, 3)).collect();
                 let same = change[i] < 1e-9;
-                let status = if same {
-                    format!("same ✓ (Δ {})", sig(change[i], 2))
+                // An unchanged output under a shuffle is the failure the lesson names.
+                let (status, class) = if !shuffled {
+                    ("original order (Δ 0)".to_string(), "")
+                } else if same {
+                    (format!("order invisible (Δ {})", sig(change[i], 2)), "order-invisible")
                 } else {
-                    format!("changed ✗ (Δ {})", sig(change[i], 3))
+                    (format!("order visible (Δ {})", sig(change[i], 3)), "order-visible")
                 };
                 html += &format!(
-                    "<tr{}><td>{pos}</td><th scope=\"row\">{} (#{i})</th><td class=\"vec\">[{}, …]</td><td>{status}</td></tr>",
-                    if same { "" } else { " class=\"changed\"" },
+                    "<tr class=\"{class}\"><td>{pos}</td><th scope=\"row\">{} (#{i})</th><td class=\"vec\">[{}, …]</td><td>{status}</td></tr>",
                     TOKENS[i],
                     shown.join(", ")
                 );
@@ -130,14 +134,36 @@ fn PermutationPanel() -> impl IntoView {
         let px = p.canvas.width() as usize;
         changes.with(|(none, pe)| {
             let series = vec![
-                line_series(
-                    "without PE".into(),
-                    0,
-                    none,
-                    |i| i as f64 - 0.15,
-                    px,
-                    SeriesStyle::Bars,
-                ),
+                if none.iter().all(|d| d.abs() < 1e-9) {
+                    // Zero-height bars would be invisible: draw the zero as a labelled line.
+                    line_series(
+                        if at.with(|a| a.order.iter().enumerate().any(|(pos, &i)| pos != i)) {
+                            "without PE: Δ = 0 for every token (order invisible)".into()
+                        } else {
+                            "without PE: Δ = 0 (original order)".into()
+                        },
+                        0,
+                        &[0.0, 0.0],
+                        |i| {
+                            if i == 0 {
+                                -0.6
+                            } else {
+                                TOKENS.len() as f64 - 0.4
+                            }
+                        },
+                        px,
+                        SeriesStyle::Line,
+                    )
+                } else {
+                    line_series(
+                        "without PE".into(),
+                        0,
+                        none,
+                        |i| i as f64 - 0.15,
+                        px,
+                        SeriesStyle::Bars,
+                    )
+                },
                 line_series(
                     format!("with {}", at.with(|a| a.pe.name())),
                     1,
@@ -152,7 +178,8 @@ fn PermutationPanel() -> impl IntoView {
                 x_label: "token (original index)".into(),
                 y_label: "largest change of its output".into(),
                 x_range: (-0.6, TOKENS.len() as f64 - 0.4),
-                y_range: (0.0, hi.max(1e-3)),
+                // A little below zero, so the zero line stands clear of the axis.
+                y_range: (-0.04 * hi.max(1e-3), hi.max(1e-3)),
                 y_log: false,
                 series,
                 bands: vec![],
@@ -206,6 +233,16 @@ fn PermutationPanel() -> impl IntoView {
                 .collect_view()
         })
     };
+    let summary = move || {
+        let zero = changes.with(|(none, _)| none.iter().all(|d| d.abs() < 1e-9));
+        let shuffled = at.with(|a| a.order.iter().enumerate().any(|(pos, &i)| pos != i));
+        let without = match (shuffled, zero) {
+            (false, _) => "the original order, so nothing has changed yet",
+            (true, true) => "without PE: Δ = 0 for every token (order invisible)",
+            (true, false) => "without PE the outputs changed",
+        };
+        format!("Bar chart: how much each token's output changed after reordering, without and with positional encoding; {without}.")
+    };
     let show_controls = state.with_untracked(|s| s.show_controls);
     view! {
         <Panel id=ID>
@@ -222,10 +259,10 @@ fn PermutationPanel() -> impl IntoView {
                 <table class="demo-table" data-condition="none" inner_html=move || table(false)></table>
                 <table class="demo-table" data-condition="pe" inner_html=move || table(true)></table>
             </div>
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || "Bar chart: how much each token's output changed after reordering, without and with positional encoding.".to_string()) paint=paint height=220.0/>
+            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || summary()) paint=paint height=220.0/>
             <p class="about">
                 "One attention head, 8-dimensional toy embeddings and weights (fixed, seeded). Δ is the largest difference between a token's output now and in the original sentence. "
-                "Without positions the two “the” tokens even get identical outputs: the model cannot tell them apart."
+                "Without positions every Δ is zero — attention is permutation-invariant, the order is invisible — and the two “the” tokens even get identical outputs: the model cannot tell them apart."
             </p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || format!("{ID}_{}", at.with(|a| a.pe.name()))) csv=csv_cb/>
         </Panel>

@@ -45,9 +45,9 @@ fn TablePanel() -> impl IntoView {
         return ().into_any();
     }
     const ROWS: [[&str; 6]; 5] = [
-        ["Sinusoidal (fixed)", "sinusoidal", "0", "absolute, added to the embeddings; offsets are rotations of (sin, cos) pairs", "defined for every position; models still generalise poorly past the lengths they saw", "original Transformer (Vaswani et al. 2017)"],
+        ["Sinusoidal (fixed)", "sinusoidal", "0", "absolute, added to the embeddings; offsets are rotations of (sin, cos) pairs", "the formula is defined at every position, so it extends to unseen lengths; a model trained on short texts still degrades past them", "original Transformer (Vaswani et al. 2017)"],
         ["Learned absolute", "learned", "max_positions × d_model (512 × 768 ≈ 393k in BERT-base)", "absolute, added to the embeddings", "none: no vector exists past the last trained position (the wall)", "BERT, RoBERTa, GPT-2, all-MiniLM"],
-        ["Rotary (RoPE)", "rope", "0", "relative: q and k are rotated, scores depend on m − n only", "degrades past the trained length; extended by PI, NTK, YaRN, LongRoPE, Llama 3 scaling", "GPT-J, GPT-NeoX, LLaMA, Mistral, Qwen"],
+        ["Rotary (RoPE)", "rope", "0", "relative: q and k are rotated, scores depend on m − n only", "defined at every position and relative, so it generalizes better than absolute schemes; past the trained length it still degrades, hence PI, NTK, YaRN, LongRoPE, Llama 3 scaling", "GPT-J, GPT-NeoX, LLaMA, Mistral, Qwen"],
         ["ALiBi bias", "bias", "0 (fixed slopes per head)", "relative: −m·(i − j) added to the logits", "extrapolates: trained short, usable longer", "BLOOM, MPT"],
         ["T5 relative bias", "bias", "buckets × heads learned scalars (32 × 12 in T5-base)", "relative: one learned scalar per distance bucket", "any length: far distances share the last bucket", "T5, Flan-T5, mT5"],
     ];
@@ -95,6 +95,10 @@ fn TablePanel() -> impl IntoView {
     view! {
         <Panel id=ID>
             <div class="table-wrap" tabindex="0" role="region" aria-label="Comparison table" inner_html=table on:click=open_view></div>
+            <p class="about">
+                "Two senses of “generalizes”: the sinusoidal and rotary formulas are defined at every position, which is why the sinusoidal encoding is said to generalize to unseen lengths and RoPE, being relative, to generalize better; "
+                "a trained model still meets positions it never saw past its training length, and degrades there. The last column is about trained models."
+            </p>
             <div class="exports" role="group" aria-label="Export"><button on:click=csv_cb>"CSV"</button></div>
         </Panel>
     }
@@ -209,7 +213,7 @@ fn SimilarityPanel() -> impl IntoView {
             <p class="about">
                 "Sinusoidal similarity and RoPE's q = k = 1 score are the same curve, Σ cos(k·ω_i): both are built from the same frequencies. "
                 "ALiBi's factor exp(−m·k) multiplies attention and only falls. The learned table's curve comes from training, not a formula. "
-                "T5 has no fixed curve: its biases are learned scalars per bucket (see the t5-buckets panel)."
+                "T5 has no fixed curve: its biases are learned scalars, one per bucket of relative distance."
             </p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || format!("{ID}_k{}", k_max.get())) csv=csv_cb/>
         </Panel>

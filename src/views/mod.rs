@@ -1,7 +1,8 @@
 //! One module per view, over the shared widgets; and [`load`], which gives the shell the
 //! component of a view. In release builds (cargo feature `split`) every view but the default
-//! one is its own WebAssembly chunk, fetched the first time the view opens (Leptos `#[lazy]`,
-//! split by `wasm-split-cli` in `scripts/split-wasm.mjs`).
+//! one is its own WebAssembly chunk, fetched the first time the view opens (a `wasm_split`
+//! split point, the mechanism behind Leptos' `#[lazy]`; `scripts/post-build.mjs` splits the
+//! binary with `wasm-split-cli`).
 
 pub mod attention;
 pub mod bias;
@@ -16,46 +17,60 @@ use leptos::prelude::*;
 
 use crate::state::View;
 
-/// The component of `view`. The default view comes with the initial download; the others are
-/// fetched on first use. One arm per registered view (the match is exhaustive).
-pub async fn load(view: View) -> AnyView {
-    match view {
-        View::Sinusoidal => sinusoidal::SinusoidalView().into_any(),
-        View::Attention => attention_view().await,
-        View::Learned => learned_view().await,
-        View::Rope => rope_view().await,
-        View::Scaling => scaling_view().await,
-        View::Bias => bias_view().await,
-        View::Compare => compare_view().await,
+/// A view's code could not be fetched (offline, or the server went away). The load is not
+/// cached as failed: asking again retries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoadFailed;
+
+#[cfg(feature = "split")]
+impl From<wasm_split_helpers::SplitLoaderError> for LoadFailed {
+    fn from(_: wasm_split_helpers::SplitLoaderError) -> Self {
+        LoadFailed
     }
 }
 
-#[cfg_attr(feature = "split", leptos::lazy)]
-async fn attention_view() -> AnyView {
-    attention::AttentionView().into_any()
+/// Declares the component of a view loaded on demand: under `split` its own chunk, fetched
+/// on the first call; a failed fetch is an `Err`, never a panic (`fallible`).
+macro_rules! on_demand {
+    ($name:ident, $component:path) => {
+        #[cfg_attr(feature = "split", wasm_split_helpers::wasm_split($name, fallible))]
+        fn $name() -> Result<AnyView, LoadFailed> {
+            Ok($component().into_any())
+        }
+    };
 }
 
-#[cfg_attr(feature = "split", leptos::lazy)]
-async fn learned_view() -> AnyView {
-    learned::LearnedView().into_any()
+/// Calls a function declared by `on_demand!` (async under `split`).
+#[cfg(feature = "split")]
+macro_rules! call {
+    ($name:ident) => {
+        $name().await
+    };
+}
+#[cfg(not(feature = "split"))]
+macro_rules! call {
+    ($name:ident) => {
+        $name()
+    };
 }
 
-#[cfg_attr(feature = "split", leptos::lazy)]
-async fn rope_view() -> AnyView {
-    rope::RopeView().into_any()
-}
+on_demand!(attention_view, attention::AttentionView);
+on_demand!(learned_view, learned::LearnedView);
+on_demand!(rope_view, rope::RopeView);
+on_demand!(scaling_view, scaling::ScalingView);
+on_demand!(bias_view, bias::BiasView);
+on_demand!(compare_view, compare::CompareView);
 
-#[cfg_attr(feature = "split", leptos::lazy)]
-async fn scaling_view() -> AnyView {
-    scaling::ScalingView().into_any()
-}
-
-#[cfg_attr(feature = "split", leptos::lazy)]
-async fn bias_view() -> AnyView {
-    bias::BiasView().into_any()
-}
-
-#[cfg_attr(feature = "split", leptos::lazy)]
-async fn compare_view() -> AnyView {
-    compare::CompareView().into_any()
+/// The component of `view`. The default view comes with the initial download; the others are
+/// fetched on first use. One arm per registered view (the match is exhaustive).
+pub async fn load(view: View) -> Result<AnyView, LoadFailed> {
+    match view {
+        View::Sinusoidal => Ok(sinusoidal::SinusoidalView().into_any()),
+        View::Attention => call!(attention_view),
+        View::Learned => call!(learned_view),
+        View::Rope => call!(rope_view),
+        View::Scaling => call!(scaling_view),
+        View::Bias => call!(bias_view),
+        View::Compare => call!(compare_view),
+    }
 }

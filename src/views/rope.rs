@@ -810,7 +810,8 @@ fn DecayPanel(m: RopeMemos) -> impl IntoView {
         <Panel id=ID>
             <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Three decay curves against distance up to {}.", m.max_dist.get())) paint=paint height=300.0/>
             <p class="about">
-                "RoFormer bounds the score by (max |h_j|)·mean_j |S_j| with S_j = Σ_{i<j} e^{i·d·θ_i}, which falls with the distance d (blue). "
+                "RoFormer bounds |Σ_j h_j e^{i(m−n)θ_j}| by (max_j |h_{j+1} − h_j|)·Σ_j |S_{j+1}|, with S_j = Σ_{k<j} e^{i(m−n)θ_k}. "
+                "The curve its Figure 2 plots, and the blue one here, is (1/(d/2))·Σ_j |S_j|, the mean of |S_j| over the d/2 pairs, which falls with the distance m − n. "
                 "For q = k = 1 the score itself decays (orange). For random, independent q and k the expected score is zero at every distance (green): "
                 "the decay is a property of aligned queries and keys, not a guarantee."
             </p>

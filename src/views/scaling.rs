@@ -70,7 +70,7 @@ pub fn ScalingView() -> impl IntoView {
             <div class="view-intro">
                 <p>
                     "A model trained on L0 positions meets angles pos·θ_j it has never seen when the text is longer. "
-                    "Context-extension methods change the frequencies (and sometimes the attention temperature α) so that longer texts stay in familiar territory. "
+                    "Context-extension methods change the frequencies (and some also apply an attention factor α) so that longer texts stay in familiar territory. "
                     "Each method here follows Hugging Face transformers exactly."
                 </p>
             </div>
@@ -580,7 +580,8 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
             <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Score with q = k = 1 against distance up to {}, one curve per method.", distance.get())) paint=paint height=320.0/>
             <p class="about">
                 "Out to s·L0 (at most 131,072). Inside the shaded trained range the original curve is what the model learned; the methods try to keep the curve familiar beyond it. "
-                "YaRN and LongRoPE also raise the attention temperature α, which scales every score by α²."
+                "YaRN and LongRoPE also multiply cos and sin by an attention factor α (transformers' attention_factor), so every logit is multiplied by α²: "
+                "the softmax gets sharper, which lowers YaRN's temperature t (√(1/t) = 0.1·ln s + 1)."
             </p>
             <p class="sampling-note">{move || stride_note(curves.with(|c| c.0))}</p>
             <ExportButtons canvas=canvas stem=stem csv=csv_cb snippet=Callback::new(move |_| ss.with_untracked(snippet))/>

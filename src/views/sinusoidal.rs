@@ -114,6 +114,7 @@ fn HeatmapPanel(
         return ().into_any();
     }
     let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let curves_shown = panel_visible("pe-curves");
     let canvas = NodeRef::<Canvas>::new();
     let hover = RwSignal::new(None::<(usize, usize)>);
     let colours = select(sv, |s| s.cmap);
@@ -213,7 +214,7 @@ fn HeatmapPanel(
         <Panel id=ID>
             <ChartCanvas node_ref=canvas panel=ID label=label paint=paint on_hover=on_hover on_click=on_click/>
             <div class="readout" aria-live="off">
-                {move || readout().map(|v| v.into_any()).unwrap_or_else(|| view! { <p class="hint">"Hover a cell for its numbers; click a column to add its curve below."</p> }.into_any())}
+                {move || readout().map(|v| v.into_any()).unwrap_or_else(|| view! { <p class="hint">{if curves_shown { "Hover a cell for its numbers; click a column to add its curve below." } else { "Hover a cell for its numbers." }}</p> }.into_any())}
             </div>
             <p class="about">
                 "Each row is one position, each column one dimension of the encoding. Left columns oscillate fast (short wavelengths), right columns slowly: "
@@ -245,6 +246,7 @@ fn CurvesPanel(
         return ().into_any();
     }
     let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let heatmap_shown = panel_visible("pe-heatmap");
     let canvas = NodeRef::<Canvas>::new();
     let cols = select(sv, |s| s.curve_columns());
     let hover_pos = RwSignal::new(None::<usize>);
@@ -337,7 +339,16 @@ fn CurvesPanel(
             <p class="readout">{move || readout().unwrap_or_else(|| "Hover for values.".to_string())}</p>
             <p class="about">
                 "Each column of PE is a sine or cosine wave over positions. The wave of pair i has wavelength 2π·base^(2i/d_model): "
-                "from 2π ≈ 6.3 positions for the first pair up to 2π·base for the last. Click columns in the heatmap to add or remove curves. "
+                {move || pe.with(|pe| {
+                    let last = pe.omegas.len().saturating_sub(1);
+                    format!(
+                        "from 2π ≈ 6.3 positions for the first pair (i = 0) up to 2π·base^({}/{}) ≈ {} positions for the last (i = {last}). ",
+                        2 * last,
+                        pe.d_model,
+                        sig(pe.wavelength(last), 5)
+                    )
+                })}
+                {heatmap_shown.then_some("Click columns in the heatmap to add or remove curves. ")}
                 <button class="link" on:click=reset>"Reset to the default columns"</button>
             </p>
             <PanelExports panel=ID canvas=canvas sv=sv csv=csv_cb/>
@@ -424,7 +435,16 @@ fn SpectrumPanel(
             <ChartCanvas node_ref=canvas panel=ID label=label paint=paint height=260.0/>
             <p class="about">
                 "The frequencies ω_i = base^(−2i/d_model) fall geometrically, so on a log axis they form a straight line. "
-                "Pairs whose wavelength exceeds the sequence length (above the grey line) never complete a cycle inside it: they vary slowly and monotonically, like the hour hand of a clock."
+                "Pairs whose wavelength exceeds the sequence length (above the grey line) never complete a cycle inside it. "
+                {move || pe.with(|pe| {
+                    let n = seq_len.get();
+                    let slow = (0..pe.omegas.len()).filter(|&i| pe.wavelength(i) > 4.0 * n as f64).count();
+                    format!(
+                        "Only a wavelength over four times the sequence length (here 4 × {n} = {}) keeps a sine within its first quarter turn, so that it rises monotonically over the whole sequence, like the hour hand of a clock: {slow} of the {} pairs. Between the two, a wave still peaks inside the sequence (a wavelength of 199 peaks at position 50).",
+                        4 * n,
+                        pe.omegas.len()
+                    )
+                })}
             </p>
             <PanelExports panel=ID canvas=canvas sv=sv csv=csv_cb/>
         </Panel>

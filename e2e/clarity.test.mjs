@@ -1,0 +1,102 @@
+// What a learner reads: sentences that were wrong or contradicted the lesson, checked as text,
+// and embedded panels that do not point at what is not shown.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useApp, openApp, settle, slide } from './support.mjs';
+
+const app = useApp();
+const about = (page, panel) => page.locator(`[data-panel="${panel}"] p.about`).first().innerText();
+
+test('rope-decay states RoFormer’s bound and the curve its Figure 2 plots', async () => {
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=rope`);
+  const text = await about(page, 'rope-decay');
+  assert.match(text, /bounds \|Σ_j h_j e\^\{i\(m−n\)θ_j\}\| by \(max_j \|h_\{j\+1\} − h_j\|\)·Σ_j \|S_\{j\+1\}\|/);
+  assert.match(text, /Figure 2 plots, and the blue one here, is \(1\/\(d\/2\)\)·Σ_j \|S_j\|/);
+  assert.doesNotMatch(text, /\(max \|h_j\|\)·mean_j/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('context extension names the attention factor and says it lowers the temperature', async () => {
+  const { page, context } = await openApp(app.browser, `${app.server.url}?view=scaling`);
+  const text = await about(page, 'scaling-score-distance');
+  assert.match(text, /attention factor α \(transformers' attention_factor\), so every logit is multiplied by α²/);
+  assert.match(text, /lowers YaRN's temperature t \(√\(1\/t\) = 0\.1·ln s \+ 1\)/);
+  assert.doesNotMatch(await page.locator('main').innerText(), /raise the attention temperature/);
+  await context.close();
+});
+
+test('pe-curves gives the last pair’s live wavelength; pe-spectrum the exact monotonic rule', async () => {
+  const { page, context } = await openApp(app.browser, `${app.server.url}?view=sinusoidal&d_model=8&seq_len=50`);
+  // d_model 8: the last pair is i = 3, wavelength 2π·10000^(6/8) = 6283.2.
+  assert.match(await about(page, 'pe-curves'), /up to 2π·base\^\(6\/8\) ≈ 6283\.2 positions for the last \(i = 3\)/);
+  await slide(page, '#ctl-d_model', 128);
+  await settle(page);
+  const last = (await about(page, 'pe-curves')).match(/2π·base\^\(126\/128\) ≈ ([\d.]+) positions for the last \(i = 63\)/);
+  assert.ok(last, 'the last pair at d_model 128');
+  assert.ok(Math.abs(Number(last[1]) - 2 * Math.PI * 10000 ** (126 / 128)) < 1, last[1]);
+  const spectrum = await about(page, 'pe-spectrum');
+  assert.match(spectrum, /four times the sequence length \(here 4 × 50 = 200\)/);
+  assert.match(spectrum, /a wavelength of 199 peaks at position 50/);
+  // Count of monotonic pairs at d_model 128, seq_len 50: wavelength 2π·10000^(2i/128) > 200.
+  const expected = Array.from({ length: 64 }, (_, i) => 2 * Math.PI * 10000 ** ((2 * i) / 128)).filter((w) => w > 200).length;
+  assert.match(spectrum, new RegExp(`: ${expected} of the 64 pairs`));
+  await context.close();
+});
+
+test('compare reconciles “generalizes” with “degrades past the trained length”', async () => {
+  const { page, context } = await openApp(app.browser, `${app.server.url}?view=compare`);
+  const text = await page.locator('[data-panel="compare-table"]').innerText();
+  assert.match(text, /Two senses of “generalizes”/);
+  assert.match(text, /sinusoidal encoding is said to generalize to unseen lengths and RoPE, being relative, to generalize better/);
+  assert.doesNotMatch(text, /generalise poorly/);
+  assert.doesNotMatch(await about(page, 'compare-similarity'), /see the t5-buckets panel/);
+  await context.close();
+});
+
+test('an embedded panel does not point at panels that are not shown', async () => {
+  const { page, context } = await openApp(app.browser, `${app.server.url}?embed=1&panel=pe-curves`);
+  assert.doesNotMatch(await about(page, 'pe-curves'), /Click columns in the heatmap/);
+  await page.goto(`${app.server.url}?embed=1&panel=pe-heatmap`);
+  await page.waitForSelector('[data-panel="pe-heatmap"] canvas[data-plot]');
+  assert.doesNotMatch(await page.locator('[data-panel="pe-heatmap"]').innerText(), /add its curve below/);
+  await page.goto(`${app.server.url}?view=sinusoidal`);
+  await page.waitForSelector('[data-panel="pe-heatmap"] canvas[data-plot]');
+  assert.match(await page.locator('[data-panel="pe-heatmap"]').innerText(), /add its curve below/);
+  assert.match(await about(page, 'pe-curves'), /Click columns in the heatmap/);
+  await context.close();
+});
+
+test('an embed without view= shows the panel’s own view', async () => {
+  for (const panel of ['rope-score-distance', 'alibi-bias', 'learned-pca', 'compare-similarity']) {
+    const { page, context, errors } = await openApp(app.browser, `${app.server.url}?embed=1&panel=${panel}`);
+    assert.equal(await page.locator('[data-panel]').count(), 1, panel);
+    assert.equal(await page.locator(`[data-panel="${panel}"]`).count(), 1, panel);
+    assert.deepEqual(errors, [], panel);
+    await context.close();
+  }
+});
+
+test('an embed with hidden controls states its parameters, and every embed links to the full state', async () => {
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?embed=1&panel=rope-decay&head_dim=32&theta=500000&controls=0`);
+  const caption = await page.locator('.embed-footer .state-caption').innerText();
+  assert.match(caption, /^RoPE — head_dim 32 · theta 500000 · /);
+  const link = page.getByRole('link', { name: 'Open in PE Lab ↗' });
+  assert.equal(await link.getAttribute('target'), '_blank');
+  const href = new URL(await link.getAttribute('href'), page.url());
+  assert.equal(href.searchParams.get('view'), 'rope');
+  assert.equal(href.searchParams.get('head_dim'), '32');
+  assert.equal(href.searchParams.get('embed'), null);
+  assert.equal(href.searchParams.get('panel'), null);
+  // With controls shown there is no caption (the controls say it), but still the link.
+  await page.goto(`${app.server.url}?embed=1&panel=pe-heatmap`);
+  await page.waitForSelector('[data-panel="pe-heatmap"] canvas[data-plot]');
+  assert.equal(await page.locator('.embed-footer .state-caption').count(), 0);
+  assert.equal(await page.getByRole('link', { name: 'Open in PE Lab ↗' }).count(), 1);
+  // The full page has no such footer.
+  await page.goto(`${app.server.url}?view=rope`);
+  await page.waitForSelector('[data-panel="rope-decay"] canvas[data-plot]');
+  assert.equal(await page.locator('.embed-footer').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
