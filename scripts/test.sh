@@ -12,6 +12,8 @@ cargo fmt --all -- --check
 step "clippy (native and wasm32), warnings denied"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 cargo clippy --workspace --target wasm32-unknown-unknown --lib --bins --tests --quiet -- -D warnings
+# Release builds split the views into chunks (feature `split`): lint that configuration too.
+cargo clippy --target wasm32-unknown-unknown --lib --bins --features split --quiet -- -D warnings
 
 step "native tests"
 cargo test --workspace --quiet
