@@ -100,3 +100,28 @@ test('an embed with hidden controls states its parameters, and every embed links
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('defaults show the lesson’s points on arrival', async () => {
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=sinusoidal`);
+  // A sin/cos pair (same frequency, 90° apart) and one slow pair.
+  assert.match(await page.locator('[data-panel="pe-curves"] canvas').getAttribute('aria-label'), /\[4, 5, 32\]/);
+  // Learned opens past its 512 rows: the wall is the first thing seen.
+  await page.goto(`${app.server.url}?view=learned`);
+  await page.waitForSelector('[data-panel="learned-heatmap"] canvas[data-plot]', { timeout: 20000 });
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('seq_len') === '640');
+  await page.waitForFunction(() => /positions 0–511 only/.test(document.querySelector('.wall-notice')?.textContent ?? ''), null, { timeout: 20000 });
+  // RoPE opens with q = k = 1, and no query position puts a key before position 0.
+  await page.goto(`${app.server.url}?view=rope`);
+  await page.waitForSelector('[data-panel="rope-score-distance"] canvas[data-plot]', { timeout: 20000 });
+  const q = new URL(page.url()).searchParams;
+  assert.equal(q.get('qk'), 'ones');
+  const maxDist = Number(q.get('max_dist'));
+  for (const m of q.get('m').split(',').map(Number)) assert.ok(m - (maxDist - 1) >= 0, `m ${m} puts keys below 0`);
+  // The lesson's own example is one click away in the Figures menu.
+  await page.locator('.figures select').selectOption("The lesson's example: d_model = 8");
+  await settle(page);
+  const f = new URL(page.url()).searchParams;
+  assert.deepEqual([f.get('view'), f.get('d_model'), f.get('cols')], ['sinusoidal', '8', '0,1,2,3,4,5,6,7']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

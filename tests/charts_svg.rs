@@ -158,3 +158,79 @@ fn heatmap_frame_labels_integers_and_the_colour_bar() {
     assert!(rect.x1 < W as i32 - 60);
     assert!(svg.matches("<rect").count() >= 96);
 }
+
+/// The anchor `(x, y)` of the `<text>` element whose text is `label`.
+fn text_at(svg: &str, label: &str) -> Option<(f64, f64)> {
+    let end = svg
+        .find(&format!(">\n{label}\n</text>"))
+        .or_else(|| svg.find(&format!(">{label}</text>")))?;
+    let start = svg[..end].rfind("<text")?;
+    let tag = &svg[start..end];
+    let attr = |name: &str| -> Option<f64> {
+        let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+        tag[at..].split('"').next()?.parse().ok()
+    };
+    Some((attr("x")?, attr("y")?))
+}
+
+fn legend_chart() -> LineChart {
+    chart(
+        (0..7)
+            .map(|n| {
+                wave(
+                    &format!("method {n} long name"),
+                    n,
+                    move |x| (x / (n as f64 + 2.0)).cos(),
+                    if n == 3 {
+                        SeriesStyle::Dashed
+                    } else {
+                        SeriesStyle::Line
+                    },
+                )
+            })
+            .collect(),
+        false,
+    )
+}
+
+/// Fails when any legend entry's text starts inside the plotting area.
+fn assert_legend_outside(svg: &str, rect: PlotRect, names: &[String]) {
+    for name in names {
+        let (x, y) = text_at(svg, name).unwrap_or_else(|| panic!("no legend entry {name:?}"));
+        let inside = x >= rect.x0 as f64
+            && x <= rect.x1 as f64
+            && y >= rect.y0 as f64
+            && y <= rect.y1 as f64;
+        assert!(
+            !inside,
+            "legend entry {name:?} at ({x}, {y}) overlaps the plot {rect:?}"
+        );
+    }
+}
+
+#[test]
+fn legends_never_overlap_the_plot_area() {
+    let c = legend_chart();
+    let names: Vec<String> = c.series.iter().map(|s| s.name.clone()).collect();
+    // Wide: a column at the right of the plot.
+    let mut out = String::new();
+    let rect = {
+        let area = SVGBackend::with_string(&mut out, (1200, 400)).into_drawing_area();
+        draw_line_chart(&area, &c, &Theme::light(1.0)).expect("draws")
+    };
+    assert_legend_outside(&out, rect, &names);
+    let (x, _) = text_at(&out, &names[0]).unwrap();
+    assert!(x > rect.x1 as f64, "wide: legend at the right");
+    // Phone width: rows below the plot, and the plot keeps most of the height.
+    let mut out = String::new();
+    let rect = {
+        let area = SVGBackend::with_string(&mut out, (360, 400)).into_drawing_area();
+        draw_line_chart(&area, &c, &Theme::light(1.0)).expect("draws")
+    };
+    assert_legend_outside(&out, rect, &names);
+    let (_, y) = text_at(&out, &names[6]).unwrap();
+    assert!(y > rect.y1 as f64, "narrow: legend below");
+    assert!(rect.height() >= 150, "plot height {}", rect.height());
+    // The dashed series is drawn dashed (many short segments, not one polyline).
+    assert!(out.matches("<polyline").count() >= 6 + 10);
+}

@@ -3,6 +3,7 @@
 //! image into the [`PlotRect`] that [`draw_heatmap_frame`] returns.
 
 use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
 use super::colormap::ColorMap;
@@ -70,6 +71,10 @@ pub const SERIES_COLOURS: [RGBColor; 7] = [
 ];
 
 /// The colour of the `n`-th series.
+/// Reference lines and bands: a grey that reads on light and dark backgrounds and that no data
+/// series uses.
+pub const REFERENCE_COLOUR: RGBColor = RGBColor(128, 128, 128);
+
 pub fn series_colour(n: usize) -> RGBColor {
     SERIES_COLOURS[n % SERIES_COLOURS.len()]
 }
@@ -116,6 +121,10 @@ fn rect_of<DB: DrawingBackend, C: plotters::coord::CoordTranslate>(
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SeriesStyle {
     Line,
+    /// A dashed line: a series that can lie exactly on another one stays visible.
+    Dashed,
+    /// A thin dotted line for reference values (context lengths), never used for data.
+    Reference,
     Points,
     /// A bar from 0 to each value, one per column.
     Bars,
@@ -257,7 +266,20 @@ pub fn draw_line_chart<DB: DrawingBackend>(
         }
     };
     let x_fmt = |v: &f64| axis_label(*v);
-    let mut ctx = ChartBuilder::on(area)
+    // The legend sits outside the plot: at the right when it is narrow enough, else below.
+    let legend = LegendLayout::of(area, &chart.series, theme)?;
+    let (plot_area, legend_area) = match legend.place {
+        LegendPlace::None => (area.clone(), None),
+        LegendPlace::Right(w) => {
+            let (a, b) = area.split_horizontally(area.dim_in_pixel().0 - w);
+            (a, Some(b))
+        }
+        LegendPlace::Below(h) => {
+            let (a, b) = area.split_vertically(area.dim_in_pixel().1 - h);
+            (a, Some(b))
+        }
+    };
+    let mut ctx = ChartBuilder::on(&plot_area)
         .margin(theme.px(10.0))
         .x_label_area_size(theme.px(38.0))
         .y_label_area_size(theme.px(56.0))
@@ -276,10 +298,11 @@ pub fn draw_line_chart<DB: DrawingBackend>(
         .y_label_formatter(&y_fmt)
         .draw()?;
     for (n, band) in chart.bands.iter().enumerate() {
-        let colour = series_colour(SERIES_COLOURS.len() - 1 - n % 3);
+        // Bands are neutral grey, a little darker each, so no band looks like a data series.
+        let shade = 0.10 + 0.05 * (n % 3) as f64;
         ctx.draw_series(std::iter::once(Rectangle::new(
             [(band.x0.max(x0), ylo), (band.x1.min(x1), yhi)],
-            colour.mix(0.12).filled(),
+            REFERENCE_COLOUR.mix(shade).filled(),
         )))?;
         let label_x = band.x0.max(x0);
         ctx.draw_series(std::iter::once(Text::new(
@@ -317,6 +340,27 @@ pub fn draw_line_chart<DB: DrawingBackend>(
                     colour.stroke_width(stroke),
                 )))?
             }
+            SeriesStyle::Dashed | SeriesStyle::Reference => {
+                let (dash, gap, width) = if s.style == SeriesStyle::Reference {
+                    (theme.px(2.0), theme.px(4.0), theme.px(1.5))
+                } else {
+                    (theme.px(7.0), theme.px(5.0), stroke)
+                };
+                let mapped: Vec<Column> = s
+                    .columns
+                    .iter()
+                    .map(|c| {
+                        let (x, lo, hi) = map(c);
+                        Column { x, lo, hi }
+                    })
+                    .collect();
+                ctx.draw_series(std::iter::once(DashedPathElement::new(
+                    polyline(&mapped),
+                    dash,
+                    gap,
+                    colour.stroke_width(width),
+                )))?
+            }
             SeriesStyle::Points => ctx.draw_series(s.columns.iter().map(|c| {
                 let (x, lo, _) = map(c);
                 Circle::new((x, lo), radius, colour.stroke_width(theme.px(1.5)))
@@ -336,62 +380,153 @@ pub fn draw_line_chart<DB: DrawingBackend>(
             }
         };
     }
-    draw_legend(
-        &ctx.plotting_area().strip_coord_spec(),
-        &chart.series,
-        theme,
-    )?;
-    Ok(rect_of(&ctx))
+    let rect = rect_of(&ctx);
+    if let Some(legend_area) = legend_area {
+        draw_legend(&legend_area, &chart.series, &legend, rect, theme)?;
+    }
+    Ok(rect)
 }
 
-/// The series names with a line of their colour, in a box at the upper right of the plot.
+/// Where the legend goes: nowhere (no series), in a column at the right of the plot, or in
+/// rows below it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LegendPlace {
+    None,
+    /// A column this many pixels wide.
+    Right(u32),
+    /// Rows this many pixels tall.
+    Below(u32),
+}
+
+/// The legend's measured entries and where they fit.
+struct LegendLayout {
+    place: LegendPlace,
+    /// Width of each entry (swatch, gap and name), in series order.
+    entry_w: Vec<i32>,
+    pad: i32,
+    swatch: i32,
+    line_h: i32,
+}
+
+impl LegendLayout {
+    fn of<DB: DrawingBackend>(
+        area: &DrawingArea<DB, Shift>,
+        series: &[Series],
+        theme: &Theme,
+    ) -> Result<LegendLayout, DrawingAreaErrorKind<DB::ErrorType>> {
+        let font = theme.font(12.0);
+        let pad = theme.px(6.0) as i32;
+        let swatch = theme.px(18.0) as i32;
+        let line_h = theme.px(16.0) as i32;
+        let mut entry_w = Vec::with_capacity(series.len());
+        for s in series {
+            let (w, _) = area.estimate_text_size(&s.name, &font)?;
+            entry_w.push(swatch + pad + w as i32);
+        }
+        let (width, height) = area.dim_in_pixel();
+        let widest = entry_w.iter().copied().max().unwrap_or(0);
+        let place = if series.is_empty() {
+            LegendPlace::None
+        } else if (widest + 3 * pad) as f64 <= 0.3 * width as f64 {
+            LegendPlace::Right((widest + 3 * pad) as u32)
+        } else {
+            let rows = flow_rows(&entry_w, width as i32 - 2 * pad, pad * 3);
+            let h = (rows * line_h + 2 * pad).min(height as i32 / 2);
+            LegendPlace::Below(h.max(0) as u32)
+        };
+        Ok(LegendLayout {
+            place,
+            entry_w,
+            pad,
+            swatch,
+            line_h,
+        })
+    }
+}
+
+/// How many rows entries of these widths fill when laid left to right within `width`, `gap`
+/// apart.
+fn flow_rows(entry_w: &[i32], width: i32, gap: i32) -> i32 {
+    let mut rows = 1;
+    let mut x = 0;
+    for &w in entry_w {
+        if x > 0 && x + w > width {
+            rows += 1;
+            x = 0;
+        }
+        x += w + gap;
+    }
+    rows
+}
+
+/// The series names with a line of their colour and style, in the legend's own area (outside
+/// the plot): one per row at the right, or flowing in rows below, aligned with the plot.
 fn draw_legend<DB: DrawingBackend>(
-    plot: &DrawingArea<DB, Shift>,
+    legend_area: &DrawingArea<DB, Shift>,
     series: &[Series],
+    layout: &LegendLayout,
+    plot: PlotRect,
     theme: &Theme,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    if series.is_empty() {
-        return Ok(());
-    }
     let font = theme.font(12.0);
-    let pad = theme.px(6.0) as i32;
-    let swatch = theme.px(18.0) as i32;
-    let line_h = theme.px(16.0) as i32;
-    let text_w = series
-        .iter()
-        .map(|s| {
-            plot.estimate_text_size(&s.name, &font)
-                .map(|(w, _)| w as i32)
-        })
-        .try_fold(0, |m, w| w.map(|w| m.max(w)))?;
-    let (width, _) = plot.dim_in_pixel();
-    let box_w = pad * 3 + swatch + text_w;
-    let box_h = pad * 2 + line_h * series.len() as i32;
-    let x0 = width as i32 - box_w - pad;
-    let y0 = pad;
-    plot.draw(&Rectangle::new(
-        [(x0, y0), (x0 + box_w, y0 + box_h)],
-        theme.background.mix(0.85).filled(),
-    ))?;
-    plot.draw(&Rectangle::new(
-        [(x0, y0), (x0 + box_w, y0 + box_h)],
-        theme.grid,
-    ))?;
+    let (pad, swatch, line_h) = (layout.pad, layout.swatch, layout.line_h);
     let centre = plotters::style::text_anchor::Pos::new(
         plotters::style::text_anchor::HPos::Left,
         plotters::style::text_anchor::VPos::Center,
     );
-    for (n, s) in series.iter().enumerate() {
-        let y = y0 + pad + line_h * n as i32 + line_h / 2;
-        plot.draw(&PathElement::new(
-            vec![(x0 + pad, y), (x0 + pad + swatch, y)],
-            s.colour.stroke_width(theme.px(2.0)),
-        ))?;
-        plot.draw(&Text::new(
+    let (offset_x, offset_y) = legend_area.get_base_pixel();
+    let (width, _) = legend_area.dim_in_pixel();
+    // Positions inside the legend area, starting level with the plot (right) or under it.
+    let (mut x, mut y) = match layout.place {
+        LegendPlace::Right(_) => (pad, (plot.y0 - offset_y).max(0) + pad),
+        _ => ((plot.x0 - offset_x).max(pad), pad),
+    };
+    let row_start = x;
+    for (s, &w) in series.iter().zip(&layout.entry_w) {
+        if let LegendPlace::Below(_) = layout.place {
+            if x > row_start && x + w > width as i32 - pad {
+                x = row_start;
+                y += line_h;
+            }
+        }
+        let mid = y + line_h / 2;
+        let stroke = s.colour.stroke_width(theme.px(2.0));
+        match s.style {
+            SeriesStyle::Dashed => legend_area.draw(&DashedPathElement::new(
+                vec![(x, mid), (x + swatch, mid)],
+                theme.px(5.0),
+                theme.px(3.0),
+                stroke,
+            ))?,
+            SeriesStyle::Reference => legend_area.draw(&DashedPathElement::new(
+                vec![(x, mid), (x + swatch, mid)],
+                theme.px(2.0),
+                theme.px(3.0),
+                s.colour.stroke_width(theme.px(1.5)),
+            ))?,
+            SeriesStyle::Points => {
+                legend_area.draw(&Circle::new((x + swatch / 2, mid), theme.px(3.0), stroke))?
+            }
+            SeriesStyle::Bars => legend_area.draw(&Rectangle::new(
+                [
+                    (x + swatch / 4, mid - line_h / 3),
+                    (x + 3 * swatch / 4, mid + line_h / 3),
+                ],
+                s.colour.filled(),
+            ))?,
+            SeriesStyle::Line => {
+                legend_area.draw(&PathElement::new(vec![(x, mid), (x + swatch, mid)], stroke))?
+            }
+        }
+        legend_area.draw(&Text::new(
             s.name.as_str(),
-            (x0 + pad * 2 + swatch, y),
+            (x + swatch + pad, mid),
             font.pos(centre),
         ))?;
+        match layout.place {
+            LegendPlace::Right(_) => y += line_h,
+            _ => x += w + pad * 3,
+        }
     }
     Ok(())
 }

@@ -93,7 +93,7 @@ pub fn mount_state(initial: AppState, notices: Notices) -> impl IntoView {
             {(!embed).then(|| view! { <Header/> })}
             <NoticeList notices=notices/>
             <main id="main">
-                <Suspense fallback=move || view! { <ViewLoading view=view.get_untracked()/> }>
+                <Suspense fallback=move || view! { <ViewLoading view=view/> }>
                     {move || {
                         let v = view.get();
                         retries.track();
@@ -206,10 +206,10 @@ fn Header() -> impl IntoView {
 /// Shown while a view's code is fetched the first time it opens: as tall as a view, so the
 /// page does not jump when the panels arrive.
 #[component]
-fn ViewLoading(view: View) -> impl IntoView {
+fn ViewLoading(view: Memo<View>) -> impl IntoView {
     view! {
         <div class="view-loading" role="status" aria-live="polite">
-            <p>{format!("Loading the {} view…", view.title())}</p>
+            <p>{move || format!("Loading the {} view…", view.get().title())}</p>
         </div>
     }
 }

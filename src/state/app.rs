@@ -149,17 +149,17 @@ impl Default for SinusoidalState {
     }
 }
 
-/// A few sin columns spread from the fastest pair to the middle of the spectrum.
+/// The lesson's first picture of the columns: one fast pair as sin and cos (same frequency,
+/// 90° apart: columns 4 and 5 when the width allows), and the sine of one slow pair.
 pub fn default_columns(d_model: usize, layout: Layout) -> Vec<usize> {
+    use crate::encoding::sinusoidal::column_of;
+    use crate::encoding::ColumnKind::{Cos, Sin};
     let pairs = pair_count(d_model);
+    let fast = 2.min(pairs.saturating_sub(1));
+    let slow = (pairs / 4).max(fast + 1);
     let mut out = Vec::new();
-    for i in [0, pairs / 8, pairs / 4, pairs / 2] {
-        if let Some(col) = crate::encoding::sinusoidal::column_of(
-            i,
-            crate::encoding::ColumnKind::Sin,
-            d_model,
-            layout,
-        ) {
+    for (i, kind) in [(fast, Sin), (fast, Cos), (slow, Sin)] {
+        if let Some(col) = column_of(i, kind, d_model, layout) {
             if !out.contains(&col) {
                 out.push(col);
             }

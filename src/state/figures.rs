@@ -10,7 +10,12 @@ pub struct Figure {
     pub query: &'static str,
 }
 
-pub const FIGURES: [Figure; 6] = [
+pub const FIGURES: [Figure; 7] = [
+    Figure {
+        name: "The lesson's example: d_model = 8",
+        source: "The source material's worked example: d_model = 8, so pairs i = 0..3 fill columns 0–7 (sin on 2i, cos on 2i + 1), over 50 positions.",
+        query: "view=sinusoidal&seq_len=50&d_model=8&base=10000&layout=interleaved&cols=0,1,2,3,4,5,6,7&p0=10",
+    },
     Figure {
         name: "Annotated Transformer: PE curves",
         source: "The Annotated Transformer (Harvard NLP, 2018): columns 4–7 of a d_model = 20 encoding over positions 0–99.",

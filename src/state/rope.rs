@@ -111,12 +111,14 @@ impl Default for RopeState {
             theta: THETA.default,
             layout: PairLayout::Half,
             partial: PARTIAL.default,
-            qk: QkSource::Random,
+            // q = k = 1: equal clock hands, the relative property without noise.
+            qk: QkSource::Ones,
             seed: 0,
             q: None,
             k: None,
             max_dist: MAX_DIST.default as usize,
-            m: vec![0, 1000, 5000],
+            // Every key m − d (d < max_dist) sits at a real, non-negative position.
+            m: vec![500, 1000, 5000],
             pos: POS.default as usize,
         }
     }

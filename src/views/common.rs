@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use crate::render::charts::{
     draw_line_chart, series_colour, ColourBar, HeatmapFrame, LineChart, PlotRect, Series,
-    SeriesStyle,
+    SeriesStyle, REFERENCE_COLOUR,
 };
 use crate::render::colormap::ColorMap;
 use crate::render::envelope::envelope;
@@ -51,6 +51,17 @@ pub fn line_series(
         name,
         columns: envelope(ys, x_of, px),
         style,
+    }
+}
+
+/// A reference line (a context length, a trained range): grey and dotted, a style no data
+/// series uses.
+pub fn reference_line(name: String, ys: &[f64], x_of: impl Fn(usize) -> f64, px: usize) -> Series {
+    Series {
+        colour: REFERENCE_COLOUR,
+        name,
+        columns: envelope(ys, x_of, px),
+        style: SeriesStyle::Reference,
     }
 }
 

@@ -143,7 +143,7 @@ fn SimilarityPanel() -> impl IntoView {
                 sinusoidal,
             ),
             (
-                format!("RoPE: score(k)/score(0), q = k = 1, D {WIDTH}"),
+                format!("RoPE: score(k)/score(0), q = k = 1, D {WIDTH} (dashed: lies exactly on the sinusoidal curve)"),
                 rope_curve,
             ),
             (
@@ -169,7 +169,13 @@ fn SimilarityPanel() -> impl IntoView {
                 .iter()
                 .enumerate()
                 .map(|(k, (name, ys))| {
-                    line_series(name.clone(), k, ys, |x| x as f64, px, SeriesStyle::Line)
+                    // RoPE's curve lies exactly on the sinusoidal one: dashed, so both show.
+                    let style = if k == 1 {
+                        SeriesStyle::Dashed
+                    } else {
+                        SeriesStyle::Line
+                    };
+                    line_series(name.clone(), k, ys, |x| x as f64, px, style)
                 })
                 .collect();
             let chart = LineChart {

@@ -19,7 +19,7 @@ use crate::state::ScalingState;
 use crate::ui::context::{select_state, AppCtx, Computed};
 use crate::ui::export;
 use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, StateChoice, StateRange};
-use crate::views::common::{line_series, paint_lines, stride_note, ExportButtons};
+use crate::views::common::{line_series, paint_lines, reference_line, stride_note, ExportButtons};
 
 /// The methods' frequencies, or why a method could not be applied.
 type Results = Vec<(Method, Result<Scaled, String>)>;
@@ -382,22 +382,21 @@ fn FrequenciesPanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl 
                 ));
             }
             if wavelength {
-                series.push(line_series(
+                series.push(reference_line(
                     format!("L0 = {l0}"),
-                    6,
                     &vec![l0; pairs],
                     |j| j as f64,
                     px,
-                    SeriesStyle::Line,
                 ));
-                series.push(line_series(
+                let mut target = reference_line(
                     format!("s·L0 = {}", sig(s * l0, 6)),
-                    5,
                     &vec![s * l0; pairs],
                     |j| j as f64,
                     px,
-                    SeriesStyle::Line,
-                ));
+                );
+                // Told apart from L0 by its shade.
+                target.colour = plotters::style::RGBColor(80, 80, 80);
+                series.push(target);
             }
             let chart = LineChart {
                 x_label: "pair j".into(),

@@ -23,7 +23,9 @@ use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
 use crate::ui::widgets::{
     panel_visible, ChartCanvas, ExportBar, Painter, Panel, StateChoice, StateRange,
 };
-use crate::views::common::{heatmap_frame, line_series, paint_lines, DataTable, ExportButtons};
+use crate::views::common::{
+    heatmap_frame, line_series, paint_lines, reference_line, DataTable, ExportButtons,
+};
 
 /// Positions sampled for the offset residual (bounded work at any size).
 const RESIDUAL_POSITIONS: usize = 24;
@@ -398,14 +400,7 @@ fn SpectrumPanel(
                     px,
                     SeriesStyle::Line,
                 ),
-                line_series(
-                    "sequence length".into(),
-                    6,
-                    &context,
-                    |i| i as f64,
-                    px,
-                    SeriesStyle::Line,
-                ),
+                reference_line("sequence length".into(), &context, |i| i as f64, px),
             ];
             let chart = LineChart::fitted(
                 "pair index i",

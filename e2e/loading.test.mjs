@@ -1,0 +1,126 @@
+// Views loaded on demand: the initial page carries only the shell and the default view; every
+// other view's chunk is fetched the first time it opens, once, with a loading state, and a
+// failed fetch says so and can be retried.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { useApp, openApp, registeredViews, DIST } from './support.mjs';
+
+const app = useApp();
+const isChunk = (url) => /\/(split_|chunk_)[\w]+-[0-9a-f]{16}\.wasm$/.test(url);
+const allPainted = () => {
+  const charts = [...document.querySelectorAll('main canvas.chart')];
+  return charts.length > 0 && charts.every((c) => c.hasAttribute('data-plot'));
+};
+
+test('chunks and their loader have content-hashed names', () => {
+  const files = fs.readdirSync(DIST);
+  const wasm = files.filter((f) => f.endsWith('.wasm'));
+  assert.ok(wasm.some((f) => f.startsWith('split_rope_view-')), wasm.join(' '));
+  for (const f of wasm.filter((f) => f.startsWith('split_') || f.startsWith('chunk_'))) {
+    assert.match(f, /-[0-9a-f]{16}\.wasm$/);
+  }
+  assert.ok(files.some((f) => /^__wasm_split-[0-9a-f]{16}\.js$/.test(f)), files.join(' '));
+  assert.ok(!files.includes('__wasm_split.js'));
+});
+
+test('the initial page loads no view chunk and stays within 230 KB gzip', async () => {
+  app.server.log.length = 0;
+  const { page, context, errors, requests } = await openApp(app.browser, app.server.url);
+  await page.waitForLoadState('networkidle');
+  assert.deepEqual(requests.filter(isChunk), []);
+  let gzip = 0;
+  for (const p of new Set(app.server.log)) {
+    const file = p === '/' ? 'index.html' : p.slice(1);
+    gzip += zlib.gzipSync(fs.readFileSync(path.join(DIST, file)), { level: 9 }).length;
+  }
+  assert.ok(gzip <= 230 * 1024, `initial transfer ${gzip} bytes gzip`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('every registered view opens from the navigation, fetching its chunk once', async () => {
+  const views = await registeredViews(app);
+  const { page, context, errors, requests } = await openApp(app.browser, app.server.url);
+  for (const round of [1, 2]) {
+    for (const v of views) {
+      const before = requests.filter(isChunk).length;
+      await page.getByRole('button', { name: v.title, exact: true }).click();
+      await page.waitForFunction(allPainted, null, { timeout: 20000 });
+      const shown = await page.$$eval('[data-panel]', (s) => s.map((e) => e.dataset.panel));
+      assert.deepEqual(shown, v.panels.map((p) => p.id), v.name);
+      if (round === 2) assert.equal(requests.filter(isChunk).length, before, `${v.name}: fetched again`);
+    }
+  }
+  // Each non-default view fetched its own split chunk.
+  for (const v of views.filter((v) => v.name !== 'sinusoidal')) {
+    assert.ok(requests.some((r) => r.includes(`/split_${v.name}_view-`)), v.name);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a slow chunk shows a loading state as tall as the window, then the panels', async () => {
+  const { page, context, errors } = await openApp(app.browser, app.server.url);
+  let release;
+  const gate = new Promise((r) => (release = r));
+  await page.route(/split_rope_view-/, async (route) => {
+    await gate;
+    await route.continue();
+  });
+  await page.getByRole('button', { name: 'RoPE', exact: true }).click();
+  const loading = page.locator('.view-loading');
+  await loading.waitFor();
+  assert.equal(await loading.innerText(), 'Loading the RoPE view…');
+  assert.equal(await loading.getAttribute('role'), 'status');
+  const box = await loading.boundingBox();
+  assert.ok(box.height >= 900, `placeholder height ${box.height}`);
+  release();
+  await page.waitForFunction(allPainted, null, { timeout: 20000 });
+  assert.equal(await page.locator('.view-loading').count(), 0);
+  assert.equal(await page.locator('[data-panel="rope-decay"]').count(), 1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a chunk that cannot be fetched gives a clear message, no panic, and Try again works', async () => {
+  const { page, context, errors } = await openApp(app.browser, app.server.url);
+  await page.route(/split_bias_view-/, (route) => route.abort());
+  await page.getByRole('button', { name: 'Relative biases', exact: true }).click();
+  const alert = page.getByRole('alert');
+  await alert.waitFor();
+  assert.match(await alert.innerText(), /The Relative biases view could not be loaded/);
+  assert.equal(await page.locator('.panic-banner').count(), 0);
+  // The rest of the app still works.
+  await page.getByRole('button', { name: 'Sinusoidal', exact: true }).click();
+  await page.waitForFunction(allPainted);
+  await page.getByRole('button', { name: 'Relative biases', exact: true }).click();
+  await alert.waitFor();
+  await page.unroute(/split_bias_view-/);
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await page.waitForFunction(allPainted, null, { timeout: 20000 });
+  assert.equal(await page.locator('[data-panel="alibi-slopes"]').count(), 1);
+  assert.equal(await page.locator('.panic-banner').count(), 0);
+  // Only the aborted fetches were logged.
+  assert.ok(errors.every((e) => /Failed to fetch|ERR_FAILED|TypeError/.test(e)), errors.join('\n'));
+  await context.close();
+});
+
+test('every registered panel is reachable by its embed URL alone (no view=)', async () => {
+  const views = await registeredViews(app);
+  const { page, context, errors } = await openApp(app.browser, app.server.url);
+  for (const v of views) {
+    for (const p of v.panels) {
+      await page.goto(`${app.server.url}?embed=1&panel=${p.id}`);
+      await page.waitForSelector(`[data-panel="${p.id}"]`, { timeout: 20000 });
+      await page.waitForFunction(() => [...document.querySelectorAll('main canvas.chart')].every((c) => c.hasAttribute('data-plot')));
+      assert.deepEqual(await page.$$eval('[data-panel]', (s) => s.map((e) => e.dataset.panel)), [p.id]);
+      assert.equal(await page.locator(`[data-panel="${p.id}"] h2`).innerText(), p.title);
+      assert.equal(new URL(page.url()).searchParams.get('view'), v.name);
+    }
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
