@@ -2,7 +2,7 @@
 // and embedded panels that do not point at what is not shown.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, openApp, settle, slide } from './support.mjs';
+import { useApp, openApp, settle, slide, registeredViews } from './support.mjs';
 
 const app = useApp();
 const about = (page, panel) => page.locator(`[data-panel="${panel}"] p.about`).first().innerText();
@@ -125,3 +125,50 @@ test('defaults show the lesson’s points on arrival', async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('every visible slider of every view changes a chart in the default state', async () => {
+  const views = await registeredViews(app);
+  const { page, context, errors } = await openApp(app.browser, app.server.url);
+  const idle = [];
+  for (const v of views) {
+    await page.goto(`${app.server.url}?view=${v.name}`);
+    await page.waitForFunction(allPainted, null, { timeout: 20000 });
+    const sliders = await page.$$eval('main input[type=range]', (els) =>
+      els.filter((e) => e.offsetParent !== null && !e.disabled).map((e) => e.id));
+    for (const id of sliders) {
+      await page.goto(`${app.server.url}?view=${v.name}`);
+      await page.waitForFunction(allPainted, null, { timeout: 20000 });
+      const before = await snapshots(page);
+      let changed = false;
+      for (const fraction of [0.37, 0.81, 0.05]) {
+        await page.evaluate(([id, f]) => {
+          const el = document.getElementById(id);
+          const min = Number(el.min), max = Number(el.max), step = Number(el.step) || 1;
+          const target = min + Math.round(((max - min) * f) / step) * step;
+          el.value = String(target);
+          el.dispatchEvent(new Event('input', { bubbles: true }));
+        }, [id, fraction]);
+        await settle(page);
+        await page.waitForFunction(allPainted);
+        const after = await snapshots(page);
+        if (after.some((d, i) => d !== before[i])) {
+          changed = true;
+          break;
+        }
+      }
+      if (!changed) idle.push(`${v.name}: #${id}`);
+    }
+  }
+  assert.deepEqual(idle, [], 'visible sliders that change no chart');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+async function snapshots(page) {
+  return page.$$eval('main canvas', (cs) => cs.map((c) => c.toDataURL()));
+}
+
+function allPainted() {
+  const charts = [...document.querySelectorAll('main canvas.chart')];
+  return charts.length > 0 && charts.every((c) => c.hasAttribute('data-plot'));
+}

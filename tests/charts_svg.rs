@@ -161,16 +161,27 @@ fn heatmap_frame_labels_integers_and_the_colour_bar() {
 
 /// The anchor `(x, y)` of the `<text>` element whose text is `label`.
 fn text_at(svg: &str, label: &str) -> Option<(f64, f64)> {
-    let end = svg
-        .find(&format!(">\n{label}\n</text>"))
-        .or_else(|| svg.find(&format!(">{label}</text>")))?;
-    let start = svg[..end].rfind("<text")?;
-    let tag = &svg[start..end];
-    let attr = |name: &str| -> Option<f64> {
-        let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
-        tag[at..].split('"').next()?.parse().ok()
-    };
-    Some((attr("x")?, attr("y")?))
+    texts_at(svg, label).first().copied()
+}
+
+/// The anchors `(x, y)` of every `<text>` element whose text is `label`.
+fn texts_at(svg: &str, label: &str) -> Vec<(f64, f64)> {
+    let needle = format!(">\n{label}\n</text>");
+    let mut out = Vec::new();
+    for (end, _) in svg.match_indices(&needle) {
+        let Some(start) = svg[..end].rfind("<text") else {
+            continue;
+        };
+        let tag = &svg[start..end];
+        let attr = |name: &str| -> Option<f64> {
+            let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+            tag[at..].split('"').next()?.parse().ok()
+        };
+        if let (Some(x), Some(y)) = (attr("x"), attr("y")) {
+            out.push((x, y));
+        }
+    }
+    out
 }
 
 fn legend_chart() -> LineChart {
@@ -233,4 +244,48 @@ fn legends_never_overlap_the_plot_area() {
     assert!(rect.height() >= 150, "plot height {}", rect.height());
     // The dashed series is drawn dashed (many short segments, not one polyline).
     assert!(out.matches("<polyline").count() >= 6 + 10);
+}
+
+#[test]
+fn heatmap_ticks_sit_on_cell_centres() {
+    let cmap = ColorMap::diverging();
+    for (n_cols, n_rows) in [(8usize, 10usize), (4, 3), (128, 50), (4096, 8192)] {
+        let frame = HeatmapFrame {
+            x_label: "column".into(),
+            y_label: "position".into(),
+            n_cols,
+            n_rows,
+            colour_bar: ColourBar {
+                cmap: &cmap,
+                lo: -1.0,
+                hi: 1.0,
+                label: "PE value".into(),
+            },
+        };
+        let (svg, rect) =
+            svg_of(|a| draw_heatmap_frame(a, &frame, &Theme::light(1.0)).expect("draws"));
+        let cell_w = (rect.x1 - rect.x0) as f64 / n_cols as f64;
+        let mut seen = 0;
+        for k in 0..n_cols {
+            for (x, y) in texts_at(&svg, &k.to_string()) {
+                // An x tick label (below the plot) centred on column k's cell.
+                if y > rect.y1 as f64 {
+                    let centre = rect.x0 as f64 + (k as f64 + 0.5) * cell_w;
+                    assert!(
+                        (x - centre).abs() <= 2.0 + 0.02 * cell_w,
+                        "{n_cols}: label {k} at {x}, cell centre {centre}"
+                    );
+                    seen += 1;
+                }
+            }
+        }
+        assert!(
+            seen >= 2.min(n_cols),
+            "{n_cols} columns: {seen} tick labels"
+        );
+        // No label names a column past the last one.
+        assert!(texts_at(&svg, &n_cols.to_string())
+            .iter()
+            .all(|&(_, y)| y <= rect.y1 as f64));
+    }
 }

@@ -225,14 +225,21 @@ pub fn fit_y_range(series: &[Series], log: bool) -> (f64, f64) {
 }
 
 fn axis_label(v: f64) -> String {
+    let v = if v.abs() < 1e-12 { 0.0 } else { v };
     let a = v.abs();
-    if a != 0.0 && !(1e-3..1e5).contains(&a) {
+    let s = if a != 0.0 && !(1e-3..1e5).contains(&a) {
         format!("{v:.0e}")
     } else if v.fract() == 0.0 {
         format!("{v:.0}")
     } else {
         let s = format!("{v:.3}");
         s.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
+    // A tick a rounding error below zero is zero, not "-0".
+    if s == "-0" {
+        "0".to_string()
+    } else {
+        s
     }
 }
 
@@ -565,7 +572,7 @@ pub fn draw_heatmap_frame<DB: DrawingBackend>(
     let n_cols = frame.n_cols.max(1) as f64;
     let n_rows = frame.n_rows.max(1) as f64;
     let int_fmt = |v: &f64| {
-        if v.fract() == 0.0 {
+        if v.fract() == 0.0 && *v >= 0.0 {
             format!("{v:.0}")
         } else {
             String::new()
@@ -575,7 +582,9 @@ pub fn draw_heatmap_frame<DB: DrawingBackend>(
         .margin(theme.px(10.0))
         .x_label_area_size(theme.px(38.0))
         .y_label_area_size(theme.px(56.0))
-        .build_cartesian_2d(0.0..n_cols, n_rows..0.0)?;
+        // Cell k spans [k − ½, k + ½]: integer ticks sit on cell centres, so an axis never
+        // labels a column or position that does not exist.
+        .build_cartesian_2d(-0.5..n_cols - 0.5, n_rows - 0.5..-0.5)?;
     ctx.configure_mesh()
         .disable_mesh()
         .x_desc(frame.x_label.as_str())
@@ -653,5 +662,9 @@ mod tests {
         assert_eq!(axis_label(0.25), "0.25");
         assert_eq!(axis_label(1e6), "1e6");
         assert_eq!(log_axis_label(-3.0), "1e-3");
+        assert_eq!(axis_label(-0.0), "0");
+        assert_eq!(axis_label(-0.0004), "-4e-4");
+        // Ticks computed as start + k·step land a rounding error off zero.
+        assert_eq!(axis_label(-2.7e-17), "0");
     }
 }

@@ -65,6 +65,11 @@ pub fn ScalingView() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     };
+    let state = use_context::<AppCtx>().expect("AppCtx").state;
+    // Whether any of `methods` is drawn.
+    let uses = move |methods: &'static [Method]| {
+        move || state.with(|s| s.scaling.methods.iter().any(|m| methods.contains(m)))
+    };
     view! {
         <div class="view view-scaling">
             <div class="view-intro">
@@ -83,18 +88,45 @@ pub fn ScalingView() -> impl IntoView {
                     <StateRange spec=PARTIAL get=|s| s.scaling.partial put=|s, v| s.scaling.partial = v/>
                     <StateRange spec=FACTOR get=|s| s.scaling.factor put=|s, v| s.scaling.factor = v/>
                     <StateRange spec=ORIG_CTX get=|s| s.scaling.orig_ctx as f64 put=|s, v| s.scaling.orig_ctx = v as usize/>
-                    <StateRange spec=CUR_LEN get=|s| s.scaling.seq_len as f64 put=|s, v| s.scaling.seq_len = v as usize/>
-                    <StateRange spec=BETA_FAST get=|s| s.scaling.beta_fast put=|s, v| s.scaling.beta_fast = v/>
-                    <StateRange spec=BETA_SLOW get=|s| s.scaling.beta_slow put=|s, v| s.scaling.beta_slow = v/>
-                    <OptionalNumber spec=ATTN_FACTOR get=|s| s.attn_factor put=|s, v| s.attn_factor = v/>
-                    <OptionalNumber spec=MSCALE get=|s| s.mscale put=|s, v| s.mscale = v/>
-                    <OptionalNumber spec=MSCALE_ALL_DIM get=|s| s.mscale_all_dim put=|s, v| s.mscale_all_dim = v/>
-                    <StateChoice name="truncate" label="YaRN truncate" options=vec![("true", "Round the range (default)"), ("false", "Exact range")]
-                        get=|s| if s.scaling.truncate { "true" } else { "false" } put=|s, v| s.scaling.truncate = v == "true"/>
-                    <StateRange spec=LOW_FREQ get=|s| s.scaling.low_freq_factor put=|s, v| s.scaling.low_freq_factor = v/>
-                    <StateRange spec=HIGH_FREQ get=|s| s.scaling.high_freq_factor put=|s, v| s.scaling.high_freq_factor = v/>
-                    <FactorList name="short_factor"/>
-                    <FactorList name="long_factor"/>
+                    // A method's own parameters only while it is drawn: a control that
+                    // changes nothing on screen is not shown.
+                    <Show when=uses(&[Method::Dynamic, Method::LongRope])>
+                        <fieldset class="method-group" data-method="dynamic longrope">
+                            <legend>"Dynamic NTK and LongRoPE"</legend>
+                            <StateRange spec=CUR_LEN get=|s| s.scaling.seq_len as f64 put=|s, v| s.scaling.seq_len = v as usize/>
+                        </fieldset>
+                    </Show>
+                    <Show when=uses(&[Method::Yarn])>
+                        <fieldset class="method-group" data-method="yarn">
+                            <legend>"YaRN"</legend>
+                            <StateRange spec=BETA_FAST get=|s| s.scaling.beta_fast put=|s, v| s.scaling.beta_fast = v/>
+                            <StateRange spec=BETA_SLOW get=|s| s.scaling.beta_slow put=|s, v| s.scaling.beta_slow = v/>
+                            <OptionalNumber spec=MSCALE get=|s| s.mscale put=|s, v| s.mscale = v/>
+                            <OptionalNumber spec=MSCALE_ALL_DIM get=|s| s.mscale_all_dim put=|s, v| s.mscale_all_dim = v/>
+                            <StateChoice name="truncate" label="YaRN truncate" options=vec![("true", "Round the range (default)"), ("false", "Exact range")]
+                                get=|s| if s.scaling.truncate { "true" } else { "false" } put=|s, v| s.scaling.truncate = v == "true"/>
+                        </fieldset>
+                    </Show>
+                    <Show when=uses(&[Method::Yarn, Method::LongRope])>
+                        <fieldset class="method-group" data-method="yarn longrope">
+                            <legend>"YaRN and LongRoPE"</legend>
+                            <OptionalNumber spec=ATTN_FACTOR get=|s| s.attn_factor put=|s, v| s.attn_factor = v/>
+                        </fieldset>
+                    </Show>
+                    <Show when=uses(&[Method::LongRope])>
+                        <fieldset class="method-group" data-method="longrope">
+                            <legend>"LongRoPE"</legend>
+                            <FactorList name="short_factor"/>
+                            <FactorList name="long_factor"/>
+                        </fieldset>
+                    </Show>
+                    <Show when=uses(&[Method::Llama3])>
+                        <fieldset class="method-group" data-method="llama3">
+                            <legend>"Llama 3"</legend>
+                            <StateRange spec=LOW_FREQ get=|s| s.scaling.low_freq_factor put=|s, v| s.scaling.low_freq_factor = v/>
+                            <StateRange spec=HIGH_FREQ get=|s| s.scaling.high_freq_factor put=|s, v| s.scaling.high_freq_factor = v/>
+                        </fieldset>
+                    </Show>
                     <ConfigPaste/>
                 </div>
             })}
