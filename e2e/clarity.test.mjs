@@ -172,3 +172,63 @@ function allPainted() {
   const charts = [...document.querySelectorAll('main canvas.chart')];
   return charts.length > 0 && charts.every((c) => c.hasAttribute('data-plot'));
 }
+
+test('the heatmap read-out has one aligned line per key; hovering marks the cell, its column and the partner column', async () => {
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=sinusoidal&d_model=8&seq_len=50`);
+  const canvas = page.locator('[data-panel="pe-heatmap"] canvas');
+  const [x0, y0, x1, y1] = (await canvas.getAttribute('data-plot')).split(',').map(Number);
+  await canvas.hover({ position: { x: x0 + (5.5 / 8) * (x1 - x0), y: y0 + (10.5 / 50) * (y1 - y0) } });
+  const rows = await page.$$eval('[data-panel="pe-heatmap"] .readout-grid > div', (divs) =>
+    divs.map((d) => ({ key: d.querySelector('dt').textContent, value: d.querySelector('dd').textContent, keyLeft: d.querySelector('dt').getBoundingClientRect().left, valueTop: d.querySelector('dd').getBoundingClientRect().top, keyTop: d.querySelector('dt').getBoundingClientRect().top, height: d.getBoundingClientRect().height })));
+  assert.deepEqual(rows.map((r) => r.key), ['pos', 'col', 'pair i', 'function', 'ω_i', 'wavelength', 'value']);
+  assert.deepEqual(rows.slice(0, 4).map((r) => r.value), ['10', '5', '2', 'cos']);
+  for (const r of rows) {
+    assert.ok(Math.abs(r.valueTop - r.keyTop) < 2, `${r.key}: key and value on one line`);
+    assert.ok(r.height < 30, `${r.key}: one line`);
+  }
+  // Keys in a column: those that start a grid row share their left edge.
+  const lefts = new Set(rows.map((r) => Math.round(r.keyLeft)));
+  assert.ok(lefts.size <= 4, `key columns ${[...lefts]}`);
+  // The overlay: the cell with a crosshair, its column and its partner (4 and 5) outlined.
+  assert.equal(await page.locator('[data-panel="pe-heatmap"] .chart-overlay .mark-cell').count(), 1);
+  assert.equal(await page.locator('[data-panel="pe-heatmap"] .chart-overlay .mark-cross').count(), 2);
+  const related = await page.$$eval('[data-panel="pe-heatmap"] .chart-overlay .mark-related', (rs) => rs.map((r) => Number(r.getAttribute('x'))));
+  const cell = (x1 - x0) / 8;
+  assert.deepEqual(related.map((x) => Math.round((x - x0) / cell)).sort(), [4, 5]);
+  // At 360 px the read-out lines stay whole.
+  await page.setViewportSize({ width: 360, height: 800 });
+  await page.waitForTimeout(100);
+  const narrow = await page.$$eval('[data-panel="pe-heatmap"] .readout-grid > div', (divs) => divs.map((d) => d.getBoundingClientRect().height));
+  assert.ok(narrow.every((h) => h < 30), `${narrow}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('hl_cols and hl_pos outline columns and rows; the column loop shows live values and col - 1', async () => {
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=sinusoidal&d_model=8&seq_len=50&p0=10&hl_cols=5,4&hl_pos=10`);
+  const marks = await page.$$eval('[data-panel="pe-heatmap"] .chart-overlay .mark-hl', (rs) => rs.length);
+  assert.equal(marks, 3);
+  // The pair row of the highlighted columns is marked in the table.
+  assert.deepEqual(await page.$$eval('.index-table tr.hl', (rs) => rs.map((r) => r.dataset.pair)), ['2']);
+  const loop = await page.locator('[data-panel="pe-index"] .column-loop').innerText();
+  assert.match(loop, /for col in range\(d_model\):/);
+  assert.match(loop, /math\.cos\(pos \/ 10000 \*\* \(\(col - 1\) \/ d_model\)\)/);
+  assert.match(loop, /col = 5 is odd: cos, col - 1 = 4, pair i = \(col - 1\) \/ 2 = 2/);
+  const angle = 10 / 10000 ** (4 / 8);
+  const m = loop.match(/PE\[10\]\[5\] = cos\(([\d.e-]+)\) = ([\d.e-]+)/);
+  assert.ok(m, loop);
+  assert.ok(Math.abs(Number(m[1]) - angle) < 1e-7 && Math.abs(Number(m[2]) - Math.cos(angle)) < 1e-7);
+  // A click on a table row selects that pair: URL, outline and loop follow.
+  await page.locator('.index-table tr[data-pair="3"] td').first().click();
+  await settle(page);
+  assert.equal(new URL(page.url()).searchParams.get('hl_cols'), '7,6');
+  assert.match(await page.locator('[data-panel="pe-index"] .column-loop').innerText(), /col = 7 is odd: cos, col - 1 = 6, pair i = \(col - 1\) \/ 2 = 3/);
+  assert.deepEqual(await page.$$eval('.index-table tr.hl', (rs) => rs.map((r) => r.dataset.pair)), ['3']);
+  // Hovering a heatmap column shows that column in the loop.
+  const canvas = page.locator('[data-panel="pe-heatmap"] canvas');
+  const [x0, y0, x1, y1] = (await canvas.getAttribute('data-plot')).split(',').map(Number);
+  await canvas.hover({ position: { x: x0 + (2.5 / 8) * (x1 - x0), y: (y0 + y1) / 2 } });
+  assert.match(await page.locator('[data-panel="pe-index"] .column-loop').innerText(), /col = 2 is even: sin, pair i = col \/ 2 = 1/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

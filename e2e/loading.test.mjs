@@ -51,6 +51,9 @@ test('every registered view opens from the navigation, fetching its chunk once',
       await page.waitForFunction(allPainted, null, { timeout: 20000 });
       const shown = await page.$$eval('[data-panel]', (s) => s.map((e) => e.dataset.panel));
       assert.deepEqual(shown, v.panels.map((p) => p.id), v.name);
+      // Built before it was in the page, every chart still paints at its laid-out width.
+      await page.waitForFunction(() => [...document.querySelectorAll('main canvas.chart')].every((c) => Math.abs(c.width - c.clientWidth) <= 1), null, { timeout: 5000 })
+        .catch(async () => assert.fail(`${v.name}: ${JSON.stringify(await page.$$eval('main canvas.chart', (cs) => cs.map((c) => [c.width, c.clientWidth])))}`));
       if (round === 2) assert.equal(requests.filter(isChunk).length, before, `${v.name}: fetched again`);
     }
   }

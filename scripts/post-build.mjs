@@ -1,12 +1,14 @@
-// Trunk post-build hook for release builds (Trunk.toml). In order:
+// Trunk post-build hook (Trunk.toml), for every build. In order:
 //
-// 1. Code splitting. Release builds compile with the cargo feature `split`: every view but the
-//    default one is a Leptos `#[lazy]` function. trunk 0.21 cannot split, so this takes the raw
+// 1. Code splitting. trunk builds with the cargo feature `split` (index.html): every view but
+//    the default one is a `wasm_split` split point. trunk 0.21 cannot split, so this takes the raw
 //    cargo artifact (linked with --emit-relocs, see .cargo/config.toml), splits it with
 //    `wasm-split-cli` (crates.io `wasm_split_cli_support`, installed by scripts/setup.sh), runs
 //    wasm-bindgen (--keep-lld-exports) and wasm-opt on every output, and puts the result over
 //    the files trunk staged, keeping trunk's hashed names.
-// 2. Minification of the JavaScript glue (trunk's own minifier cannot parse it) and of the CSS.
+// 2. Release builds only: wasm-opt -Oz (trunk's own pass is off, data-wasm-opt="0": it would
+//    optimise a module that is about to be replaced) and minification of the JavaScript glue
+//    (trunk's own minifier cannot parse it) and of the CSS.
 // 3. Content-hashed names for the chunks and their loader, so a browser never pairs a cached
 //    chunk with a newer main module; Subresource Integrity hashes recomputed for what changed.
 import { createHash } from 'node:crypto';
@@ -17,7 +19,8 @@ import path from 'node:path';
 import { minify } from 'terser';
 
 const dir = process.env.TRUNK_STAGING_DIR;
-if (!dir || process.env.TRUNK_PROFILE !== 'release') process.exit(0);
+if (!dir) process.exit(0);
+const release = process.env.TRUNK_PROFILE === 'release';
 
 const run = (cmd, args) => execFileSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'] });
 const sri = (bytes) => 'sha384-' + createHash('sha384').update(bytes).digest('base64');
@@ -38,7 +41,7 @@ const jsName = fs.readdirSync(dir).find((f) => /^pe-lab-[0-9a-f]+\.js$/.test(f))
 if (!jsName) throw new Error('post-build: no pe-lab-<hash>.js in the staging directory');
 const stem = jsName.slice(0, -3);
 const targetDir = process.env.CARGO_TARGET_DIR || path.join(process.env.TRUNK_SOURCE_DIR || '.', 'target');
-const raw = path.join(targetDir, 'wasm32-unknown-unknown', 'release', 'pe-lab.wasm');
+const raw = path.join(targetDir, 'wasm32-unknown-unknown', release ? 'release' : 'debug', 'pe-lab.wasm');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'pe-lab-split-'));
 const splitDir = path.join(work, 'split');
 const pkgDir = path.join(work, 'pkg');
@@ -50,7 +53,7 @@ run('wasm-bindgen', [
 const chunks = fs.readdirSync(splitDir).filter((f) => f.endsWith('.wasm') && f !== `${stem}.wasm`);
 // The same wasm-opt settings as index.html gives trunk for the main module; the chunks share
 // its memory, so they get no assumption about memory contents (plain -Oz).
-const wasmOpt = (file, extra) => run('wasm-opt', ['-Oz', ...extra, file, '-o', file]);
+const wasmOpt = (file, extra) => release && run('wasm-opt', ['-Oz', ...extra, file, '-o', file]);
 wasmOpt(path.join(pkgDir, `${stem}_bg.wasm`), ['--low-memory-unused', '--zero-filled-memory']);
 for (const c of chunks) wasmOpt(path.join(splitDir, c), []);
 
@@ -64,7 +67,7 @@ if (!loaderImport.test(mainJs)) throw new Error('post-build: the glue does not i
 
 // ---- 2. Minify ------------------------------------------------------------------------------
 const terse = async (code) =>
-  (await minify(code, { module: true, ecma: 2020, toplevel: true, compress: { passes: 3 }, mangle: true })).code;
+  release ? (await minify(code, { module: true, ecma: 2020, toplevel: true, compress: { passes: 3 }, mangle: true })).code : code;
 
 // ---- 3. Content-hashed chunk and loader names ----------------------------------------------
 for (const c of chunks) {
@@ -85,7 +88,7 @@ console.log(`post-build: ${jsName} ${before} -> ${fs.statSync(path.join(dir, jsN
 
 // CSS: only changes that never alter meaning (no space is removed before a colon, where
 // `a :hover` and `a:hover` differ, nor around + and - inside calc()).
-for (const name of fs.readdirSync(dir).filter((f) => f.endsWith('.css'))) {
+for (const name of fs.readdirSync(dir).filter((f) => release && f.endsWith('.css'))) {
   const file = path.join(dir, name);
   const css = fs.readFileSync(file, 'utf8')
     .replace(/\/\*[\s\S]*?\*\//g, '')

@@ -306,3 +306,21 @@ fn caption_states_every_parameter_of_the_view() {
     );
     assert!(!caption.contains("embed") && !caption.contains("controls"));
 }
+
+#[test]
+fn highlights_round_trip_on_every_view_and_are_bounded() {
+    for spec in &pe_lab::state::VIEWS {
+        let q = format!("view={}&hl_cols=4,5&hl_pos=10", spec.name);
+        let (state, notices) = AppState::from_query(&q);
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(state.highlight.cols, vec![4, 5]);
+        assert_eq!(state.highlight.positions, vec![10]);
+        let (back, _) = AppState::from_query(&state.to_query());
+        assert_eq!(back, state);
+    }
+    let many: Vec<String> = (0..500).map(|i| i.to_string()).collect();
+    let (state, notices) = AppState::from_query(&format!("hl_cols={}&hl_pos=-1,x", many.join(",")));
+    assert_eq!(state.highlight.cols.len(), 64);
+    assert!(state.highlight.positions.is_empty());
+    assert_eq!(notices.items.len(), 2);
+}

@@ -255,6 +255,51 @@ impl SinusoidalState {
     }
 }
 
+/// What a panel is told to outline (`hl_cols`, `hl_pos`): used by lessons and course pages to
+/// point at a part of a chart. Columns are matrix columns (embedding dimensions; pairs where a
+/// chart's axis is the pair index), positions are matrix rows. Empty lists outline nothing.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Highlight {
+    pub cols: Vec<usize>,
+    pub positions: Vec<usize>,
+}
+
+/// At most this many highlighted columns or positions.
+pub const MAX_HIGHLIGHTS: usize = 64;
+/// The largest column or position a highlight may name (the largest axis of any view).
+pub const MAX_HIGHLIGHT_INDEX: usize = 1 << 26;
+
+impl Highlight {
+    fn read(get: &dyn Fn(&str) -> Option<String>, notices: &mut Notices) -> Highlight {
+        let list = |name: &str, notices: &mut Notices| {
+            get(name)
+                .map(|raw| {
+                    read_index_list(name, &raw, MAX_HIGHLIGHT_INDEX, MAX_HIGHLIGHTS, notices)
+                })
+                .unwrap_or_default()
+        };
+        Highlight {
+            cols: list("hl_cols", notices),
+            positions: list("hl_pos", notices),
+        }
+    }
+
+    fn write(&self, out: &mut Vec<(&'static str, String)>) {
+        let join = |v: &[usize]| {
+            v.iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        if !self.cols.is_empty() {
+            out.push(("hl_cols", join(&self.cols)));
+        }
+        if !self.positions.is_empty() {
+            out.push(("hl_pos", join(&self.positions)));
+        }
+    }
+}
+
 /// Everything a URL holds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AppState {
@@ -266,6 +311,8 @@ pub struct AppState {
     pub panel: Option<String>,
     /// `controls=0` hides the controls.
     pub show_controls: bool,
+    /// `hl_cols`, `hl_pos`: what the panels outline.
+    pub highlight: Highlight,
     pub sinusoidal: SinusoidalState,
     pub rope: RopeState,
     pub scaling: ScalingState,
@@ -283,6 +330,7 @@ impl Default for AppState {
             embed: false,
             panel: None,
             show_controls: true,
+            highlight: Highlight::default(),
             sinusoidal: SinusoidalState::default(),
             rope: RopeState::default(),
             scaling: ScalingState::default(),
@@ -373,12 +421,14 @@ impl AppState {
         });
         // Only the current view's parameters are read: views share some names
         // (`layout`, `seq_len`) with different meanings.
+        let highlight = Highlight::read(&get, &mut notices);
         let mut state = AppState {
             view,
             theme,
             embed,
             panel,
             show_controls,
+            highlight,
             ..AppState::default()
         };
         (view.spec().read)(&get, &mut notices, &mut state);
@@ -389,6 +439,7 @@ impl AppState {
     pub fn to_query(&self) -> String {
         let mut out: Vec<(&'static str, String)> = vec![("view", self.view.name().to_string())];
         (self.view.spec().write)(self, &mut out);
+        self.highlight.write(&mut out);
         if self.theme != ThemeChoice::Auto {
             out.push(("theme", self.theme.name().to_string()));
         }

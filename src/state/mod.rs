@@ -9,7 +9,7 @@ pub mod query;
 pub mod registry;
 pub mod rope;
 
-pub use app::{AppState, SinusoidalState, ThemeChoice, View};
+pub use app::{AppState, Highlight, SinusoidalState, ThemeChoice, View};
 pub use params::{Notice, Notices};
 pub use registry::{PanelSpec, ViewSpec, VIEWS};
 pub use rope::{QkSource, RopeState, ScalingState};

@@ -344,23 +344,28 @@ pub fn ChartCanvas<P>(
     /// A click in the plotting area.
     #[prop(optional)]
     on_click: Option<Callback<(f64, f64)>>,
+    /// Outlines drawn over the chart (highlights, the hovered cell), redrawn without
+    /// repainting the chart.
+    #[prop(optional)]
+    marks: Option<Signal<Vec<Mark>>>,
 ) -> impl IntoView
 where
     P: Fn(&Painter) -> Option<PlotRect> + 'static,
 {
-    chart_canvas(
+    chart_canvas(Chart {
         node_ref,
         panel,
         label,
         height,
-        std::rc::Rc::new(paint),
+        paint: std::rc::Rc::new(paint),
         on_hover,
         on_click,
-    )
+        marks,
+    })
 }
 
-/// The body of [`ChartCanvas`], not generic: one copy in the binary for every chart.
-fn chart_canvas(
+/// What [`chart_canvas`] needs: the props of [`ChartCanvas`], with the paint function erased.
+struct Chart {
     node_ref: NodeRef<Canvas>,
     panel: &'static str,
     label: Signal<String>,
@@ -368,15 +373,86 @@ fn chart_canvas(
     paint: PaintFn,
     on_hover: Option<Callback<Option<(f64, f64)>>>,
     on_click: Option<Callback<(f64, f64)>>,
-) -> AnyView {
+    marks: Option<Signal<Vec<Mark>>>,
+}
+
+/// A box over a chart's plotting area, in fractions of it (x right, y down, 0 to 1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mark {
+    pub x0: f64,
+    pub y0: f64,
+    pub x1: f64,
+    pub y1: f64,
+    pub style: MarkStyle,
+}
+
+/// How a [`Mark`] is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkStyle {
+    /// A highlight asked for (by the URL or a lesson): a bold outline.
+    Highlight,
+    /// Related to the pointer (the hovered column's partner): a dashed outline.
+    Related,
+    /// The cell under the pointer: an outline and a crosshair through its centre.
+    Crosshair,
+}
+
+/// The SVG of `marks` over the plotting area `r` (device pixels).
+fn marks_svg(marks: &[Mark], r: PlotRect) -> String {
+    let (w, h) = (f64::from(r.x1 - r.x0), f64::from(r.y1 - r.y0));
+    let x = |f: f64| f64::from(r.x0) + f.clamp(0.0, 1.0) * w;
+    let y = |f: f64| f64::from(r.y0) + f.clamp(0.0, 1.0) * h;
+    let mut out = String::new();
+    for m in marks {
+        let (x0, y0, x1, y1) = (x(m.x0), y(m.y0), x(m.x1), y(m.y1));
+        let class = match m.style {
+            MarkStyle::Highlight => "mark-hl",
+            MarkStyle::Related => "mark-related",
+            MarkStyle::Crosshair => "mark-cell",
+        };
+        if m.style == MarkStyle::Crosshair {
+            let (cx, cy) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+            out += &format!(
+                "<line class=\"mark-cross\" x1=\"{}\" y1=\"{cy:.1}\" x2=\"{}\" y2=\"{cy:.1}\"/><line class=\"mark-cross\" x1=\"{cx:.1}\" y1=\"{}\" x2=\"{cx:.1}\" y2=\"{}\"/>",
+                r.x0, r.x1, r.y0, r.y1
+            );
+        }
+        out += &format!(
+            "<rect class=\"{class}\" x=\"{x0:.1}\" y=\"{y0:.1}\" width=\"{:.1}\" height=\"{:.1}\"/>",
+            (x1 - x0).max(1.0),
+            (y1 - y0).max(1.0)
+        );
+    }
+    out
+}
+
+/// The body of [`ChartCanvas`], not generic: one copy in the binary for every chart.
+fn chart_canvas(chart: Chart) -> AnyView {
+    let Chart {
+        node_ref,
+        panel,
+        label,
+        height,
+        paint,
+        on_hover,
+        on_click,
+        marks,
+    } = chart;
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let rect = StoredValue::new(PlotRect::default());
+    // The plotting area and canvas size as last painted, for the overlay of marks.
+    let painted = RwSignal::new((PlotRect::default(), 0u32, 0u32));
+    // The canvas's laid-out width, from a ResizeObserver: a chart built before it is in the
+    // page (a view loaded on demand) or resized by the layout repaints at its real width.
+    let laid_out_width = RwSignal::new(0.0f64);
+    node_ref.on_load(move |canvas| observe_width(&canvas, laid_out_width));
     Effect::new(move |_| {
         let dark = ctx.dark.get();
         ctx.layout_tick.track();
+        let observed = laid_out_width.get();
         let Some(canvas) = node_ref.get() else { return };
         let dpr = dom::device_pixel_ratio();
-        let css_w = f64::from(canvas.client_width()).max(200.0);
+        let css_w = f64::from(canvas.client_width()).max(observed).max(200.0);
         let w = (css_w * dpr).min(MAX_CANVAS_PX).round() as u32;
         let h = (height * dpr).min(MAX_CANVAS_PX).round() as u32;
         if canvas.width() != w {
@@ -394,6 +470,9 @@ fn chart_canvas(
         let painter = Painter { canvas, theme };
         if let Some(r) = paint(&painter) {
             rect.set_value(r);
+            if marks.is_some() && painted.get_untracked() != (r, w, h) {
+                painted.set((r, w, h));
+            }
             // The plotting area in device pixels, for tests that point at a known cell.
             let _ = painter
                 .canvas
@@ -425,7 +504,23 @@ fn chart_canvas(
             cb.run(f);
         }
     };
+    let overlay = marks.map(|marks| {
+        let svg = move || {
+            let (r, _, _) = painted.get();
+            marks.with(|m| marks_svg(m, r))
+        };
+        let view_box = move || {
+            let (_, w, h) = painted.get();
+            format!("0 0 {w} {h}")
+        };
+        view! {
+            <svg class="chart-overlay" aria-hidden="true" preserveAspectRatio="none"
+                viewBox=view_box style=format!("height:{height}px") inner_html=svg></svg>
+        }
+    });
     view! {
+        <div class="chart-wrap">
+        {overlay}
         <canvas
             class="chart"
             class:clickable=on_click.is_some()
@@ -437,10 +532,38 @@ fn chart_canvas(
             on:mouseleave=on_leave
             on:click=on_press
         ></canvas>
+        </div>
         // The one-line summary, visible (the canvas carries the same text as its name).
         <p class="chart-summary" aria-hidden="true">{move || label.get()}</p>
     }
     .into_any()
+}
+
+/// Keeps `width` equal to the element's laid-out CSS width; stops when the component goes.
+fn observe_width(element: &web_sys::HtmlCanvasElement, width: RwSignal<f64>) {
+    use wasm_bindgen::JsCast;
+    let callback = wasm_bindgen::closure::Closure::<dyn Fn(js_sys::Array)>::new(
+        move |entries: js_sys::Array| {
+            let Some(entry) = entries
+                .get(0)
+                .dyn_into::<web_sys::ResizeObserverEntry>()
+                .ok()
+            else {
+                return;
+            };
+            let w = entry.content_rect().width().round();
+            if w > 0.0 && w != width.get_untracked() {
+                width.set(w);
+            }
+        },
+    );
+    let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) else {
+        return;
+    };
+    observer.observe(element);
+    // Both live as long as the component (the closure is dropped with its owner).
+    let kept = StoredValue::new_local((observer, callback));
+    on_cleanup(move || kept.with_value(|(observer, _)| observer.disconnect()));
 }
 
 /// A row of export buttons.

@@ -21,7 +21,7 @@ use crate::state::SinusoidalState;
 use crate::ui::context::{select, select_state, AppCtx, Computed};
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
 use crate::ui::widgets::{
-    panel_visible, ChartCanvas, ExportBar, Painter, Panel, StateChoice, StateRange,
+    panel_visible, ChartCanvas, ExportBar, Mark, MarkStyle, Painter, Panel, StateChoice, StateRange,
 };
 use crate::views::common::{
     heatmap_frame, line_series, paint_lines, reference_line, DataTable, ExportButtons,
@@ -50,6 +50,7 @@ pub fn SinusoidalView() -> impl IntoView {
     let layout = select(sv, |s| s.layout);
     let pe = Computed::fresh(move || Sinusoid::new(d_model.get(), base.get(), layout.get()));
     let show_controls = state.with_untracked(|s| s.show_controls);
+    let focus_col = RwSignal::new(None::<usize>);
 
     view! {
         <div class="view view-sinusoidal">
@@ -78,12 +79,12 @@ pub fn SinusoidalView() -> impl IntoView {
                     }
                 })}
             <div class="panels">
-                <HeatmapPanel pe=pe seq_len=seq_len sv=sv/>
+                <HeatmapPanel pe=pe seq_len=seq_len sv=sv focus_col=focus_col/>
                 <CurvesPanel pe=pe seq_len=seq_len sv=sv/>
                 <SpectrumPanel pe=pe seq_len=seq_len sv=sv/>
                 <SimilarityPanel pe=pe seq_len=seq_len sv=sv/>
                 <OffsetPanel pe=pe seq_len=seq_len sv=sv/>
-                <IndexPanel pe=pe sv=sv/>
+                <IndexPanel pe=pe sv=sv focus_col=focus_col/>
             </div>
         </div>
     }
@@ -110,6 +111,8 @@ fn HeatmapPanel(
     pe: Computed<Sinusoid>,
     seq_len: Memo<usize>,
     sv: Memo<SinusoidalState>,
+    /// The column under the pointer, shared with the column loop of `pe-index`.
+    focus_col: RwSignal<Option<usize>>,
 ) -> impl IntoView {
     const ID: &str = "pe-heatmap";
     if !panel_visible(ID) {
@@ -151,7 +154,60 @@ fn HeatmapPanel(
         let col = ((fx * d as f64) as usize).min(d - 1);
         (pos, col)
     };
-    let on_hover = Callback::new(move |f: Option<(f64, f64)>| hover.set(f.map(cell_at)));
+    let on_hover = Callback::new(move |f: Option<(f64, f64)>| {
+        let cell = f.map(cell_at);
+        hover.set(cell);
+        focus_col.set(cell.map(|(_, col)| col));
+    });
+    let highlight = select_state(ctx.state, |s| s.highlight.clone());
+    let marks = Signal::derive(move || {
+        let n = seq_len.get().max(1) as f64;
+        pe.with(|pe| {
+            let d = pe.d_model.max(1) as f64;
+            let column = |col: usize, style| Mark {
+                x0: col as f64 / d,
+                x1: (col + 1) as f64 / d,
+                y0: 0.0,
+                y1: 1.0,
+                style,
+            };
+            let mut out = Vec::new();
+            highlight.with(|h| {
+                for &col in h.cols.iter().filter(|&&c| c < pe.d_model) {
+                    out.push(column(col, MarkStyle::Highlight));
+                }
+                for &pos in h.positions.iter().filter(|&&p| (p as f64) < n) {
+                    out.push(Mark {
+                        x0: 0.0,
+                        x1: 1.0,
+                        y0: pos as f64 / n,
+                        y1: (pos + 1) as f64 / n,
+                        style: MarkStyle::Highlight,
+                    });
+                }
+            });
+            if let Some((pos, col)) = hover.get().filter(|&(_, c)| c < pe.d_model) {
+                // The hovered column and its partner: the two columns of one pair.
+                let (i, kind) = pe.role(col);
+                let other = match kind {
+                    ColumnKind::Sin => ColumnKind::Cos,
+                    ColumnKind::Cos => ColumnKind::Sin,
+                };
+                out.push(column(col, MarkStyle::Related));
+                if let Some(partner) = column_of(i, other, pe.d_model, pe.layout) {
+                    out.push(column(partner, MarkStyle::Related));
+                }
+                out.push(Mark {
+                    x0: col as f64 / d,
+                    x1: (col + 1) as f64 / d,
+                    y0: pos as f64 / n,
+                    y1: (pos + 1) as f64 / n,
+                    style: MarkStyle::Crosshair,
+                });
+            }
+            out
+        })
+    });
     let on_click = Callback::new(move |f: (f64, f64)| {
         let (_, col) = cell_at(f);
         ctx.state.update(|s| s.sinusoidal.toggle_column(col));
@@ -167,13 +223,13 @@ fn HeatmapPanel(
             let value = pe.value(pos, col);
             Some(view! {
                 <dl class="readout-grid">
-                    <dt>"pos"</dt><dd>{pos}</dd>
-                    <dt>"col"</dt><dd>{col}</dd>
-                    <dt>"pair i"</dt><dd>{i}</dd>
-                    <dt>"function"</dt><dd>{kind.name()}</dd>
-                    <dt>"ω_i"</dt><dd>{format!("{} rad/pos", sig(w, 5))}</dd>
-                    <dt>"wavelength"</dt><dd>{format!("{} positions", sig(pe.wavelength(i), 5))}</dd>
-                    <dt>"value"</dt><dd>{sig(value, 8)}</dd>
+                    <div><dt>"pos"</dt><dd>{pos}</dd></div>
+                    <div><dt>"col"</dt><dd>{col}</dd></div>
+                    <div><dt>"pair i"</dt><dd>{i}</dd></div>
+                    <div><dt>"function"</dt><dd>{kind.name()}</dd></div>
+                    <div><dt>"ω_i"</dt><dd>{format!("{} rad/pos", sig(w, 5))}</dd></div>
+                    <div><dt>"wavelength"</dt><dd>{format!("{} positions", sig(pe.wavelength(i), 5))}</dd></div>
+                    <div><dt>"value"</dt><dd>{sig(value, 8)}</dd></div>
                 </dl>
                 <div class="formula" inner_html=sinusoidal_cell(pos, col, i, kind.name(), pe.base, pe.d_model, value)></div>
             })
@@ -214,7 +270,7 @@ fn HeatmapPanel(
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=label paint=paint on_hover=on_hover on_click=on_click/>
+            <ChartCanvas node_ref=canvas panel=ID label=label paint=paint on_hover=on_hover on_click=on_click marks=marks/>
             <div class="readout" aria-live="off">
                 {move || readout().map(|v| v.into_any()).unwrap_or_else(|| view! { <p class="hint">{if curves_shown { "Hover a cell for its numbers; click a column to add its curve below." } else { "Hover a cell for its numbers." }}</p> }.into_any())}
             </div>
@@ -786,11 +842,27 @@ fn OffsetPanel(
 }
 
 #[component]
-fn IndexPanel(pe: Computed<Sinusoid>, sv: Memo<SinusoidalState>) -> impl IntoView {
+fn IndexPanel(
+    pe: Computed<Sinusoid>,
+    sv: Memo<SinusoidalState>,
+    focus_col: RwSignal<Option<usize>>,
+) -> impl IntoView {
     const ID: &str = "pe-index";
     if !panel_visible(ID) {
         return ().into_any();
     }
+    let state = use_context::<AppCtx>().expect("AppCtx").state;
+    let highlight = select_state(state, |s| s.highlight.cols.clone());
+    // The column the loop shows: the one under the pointer in the heatmap, else the first
+    // highlighted one, else column 5 (odd, so that `col - 1` shows).
+    let loop_col = Memo::new(move |_| {
+        let d = pe.with(|pe| pe.d_model);
+        focus_col
+            .get()
+            .or_else(|| highlight.with(|h| h.first().copied()))
+            .filter(|&c| c < d)
+            .unwrap_or(5.min(d.saturating_sub(1)))
+    });
     let canvas = NodeRef::<Canvas>::new();
     let p0 = select(sv, |s| s.p0_in_range());
     let paint = move |p: &Painter| {
@@ -830,8 +902,16 @@ fn IndexPanel(pe: Computed<Sinusoid>, sv: Memo<SinusoidalState>) -> impl IntoVie
     // typed view per row.
     let table = move || {
         let p0 = p0.get();
+        let focus = loop_col.get();
         pe.with(|pe| {
             let pairs = pe.omegas.len();
+            let focus_pair = pe.role(focus).0;
+            let hl_pairs: Vec<usize> = highlight.with(|h| {
+                h.iter()
+                    .filter(|&&c| c < pe.d_model)
+                    .map(|&c| pe.role(c).0)
+                    .collect()
+            });
             let mut html = format!(
                 "<table class=\"index-table\"><caption>{pairs} pairs for d_model = {} ({} layout); values at pos = {p0}</caption><thead><tr><th scope=\"col\">i</th><th scope=\"col\">sin col</th><th scope=\"col\">cos col</th><th scope=\"col\">ω_i</th><th scope=\"col\">wavelength</th><th scope=\"col\">sin</th><th scope=\"col\">cos</th></tr></thead><tbody>",
                 pe.d_model,
@@ -852,8 +932,10 @@ fn IndexPanel(pe: Computed<Sinusoid>, sv: Memo<SinusoidalState>) -> impl IntoVie
                 let cos_col = column_of(i, ColumnKind::Cos, pe.d_model, pe.layout);
                 let col = |c: Option<usize>| c.map_or("—".to_string(), |c| c.to_string());
                 let at = |c: Option<usize>| c.map_or("—".to_string(), |c| sig(pe.value(p0, c), 5));
+                let marked = i == focus_pair || hl_pairs.contains(&i);
                 html += &format!(
-                    "<tr><td>{i}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                    "<tr data-pair=\"{i}\"{}><td>{i}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                    if marked { " class=\"hl\"" } else { "" },
                     col(sin_col),
                     col(cos_col),
                     sig(pe.omegas[i], 5),
@@ -872,8 +954,10 @@ fn IndexPanel(pe: Computed<Sinusoid>, sv: Memo<SinusoidalState>) -> impl IntoVie
             Layout::Concat => ("i", "(d_model + 1) // 2 + i"),
         };
         let p0 = s.p0_in_range();
+        let focus = loop_col.get();
         pe.with(|pe| {
-            let i = 1.min(pe.omegas.len() - 1);
+            // The pair of the column the column loop shows.
+            let i = pe.role(focus).0.min(pe.omegas.len() - 1);
             let angle = p0 as f64 * pe.omegas[i];
             format!(
                 "import math\nseq_len, d_model, base = {}, {}, {:?}\nPE = [[0.0] * d_model for _ in range(seq_len)]\nfor pos in range(seq_len):\n    for i in range((d_model + 1) // 2):\n        angle = pos / base ** (2 * i / d_model)\n        PE[pos][{}] = math.sin(angle)\n        if {} < d_model:\n            PE[pos][{}] = math.cos(angle)\n\n# live values at pos = {p0}, i = {i}:\n#   angle = {p0} / {}^({}/{}) = {}\n#   sin(angle) = {}    cos(angle) = {}\n",
@@ -881,6 +965,58 @@ fn IndexPanel(pe: Computed<Sinusoid>, sv: Memo<SinusoidalState>) -> impl IntoVie
                 sig(s.base, 6), 2 * i, s.d_model, sig(angle, 8), sig(angle.sin(), 8), sig(angle.cos(), 8)
             )
         })
+    };
+    // The source material's second form: a loop over columns, with the col ↔ i rule.
+    let column_loop = move || {
+        let s = sv.get();
+        let p0 = s.p0_in_range();
+        let col = loop_col.get();
+        pe.with(|pe| {
+            let odd = col % 2 == 1;
+            let exponent_col = if odd { col - 1 } else { col };
+            let i = exponent_col / 2;
+            let angle = p0 as f64 / s.base.powf(exponent_col as f64 / s.d_model as f64);
+            let value = if odd { angle.cos() } else { angle.sin() };
+            let rule = if odd {
+                format!("col = {col} is odd: cos, col - 1 = {exponent_col}, pair i = (col - 1) / 2 = {i}")
+            } else {
+                format!("col = {col} is even: sin, pair i = col / 2 = {i}")
+            };
+            let layout_note = match pe.layout {
+                Layout::Interleaved => String::new(),
+                Layout::Concat => "\n# (this loop is the interleaved layout; the view shows the concatenated one)".to_string(),
+            };
+            format!(
+                "import math\nPE = [[0.0] * d_model for _ in range(seq_len)]\nfor pos in range(seq_len):\n    for col in range(d_model):\n        if col % 2 == 0:\n            PE[pos][col] = math.sin(pos / {base} ** (col / d_model))\n        else:\n            PE[pos][col] = math.cos(pos / {base} ** ((col - 1) / d_model))\n\n# {rule}{layout_note}\n# live values at pos = {p0}:\n#   {p0} / {base} ** ({exponent_col} / {d}) = {}\n#   PE[{p0}][{col}] = {}({}) = {}\n",
+                sig(angle, 8),
+                if odd { "cos" } else { "sin" },
+                sig(angle, 8),
+                sig(value, 8),
+                base = sig(s.base, 6),
+                d = s.d_model,
+            )
+        })
+    };
+    // A click on a row of the table shows that pair's columns in the loop (and outlines them).
+    let on_table_click = move |ev: web_sys::MouseEvent| {
+        let pair = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .and_then(|e| e.closest("tr[data-pair]").ok().flatten())
+            .and_then(|tr| tr.get_attribute("data-pair"))
+            .and_then(|p| p.parse::<usize>().ok());
+        if let Some(i) = pair {
+            let cols: Vec<usize> = pe.with_untracked(|pe| {
+                [ColumnKind::Sin, ColumnKind::Cos]
+                    .into_iter()
+                    .filter_map(|k| column_of(i, k, pe.d_model, pe.layout))
+                    .collect()
+            });
+            // Cos first when there is one, so that the loop shows `col - 1`.
+            let mut ordered = cols.clone();
+            ordered.reverse();
+            state.update(|s| s.highlight.cols = ordered);
+        }
     };
     let csv_cb = Callback::new(move |_| {
         let text = pe.with_untracked(|pe| {
@@ -910,10 +1046,24 @@ fn IndexPanel(pe: Computed<Sinusoid>, sv: Memo<SinusoidalState>) -> impl IntoVie
     view! {
         <Panel id=ID>
             <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || "Wavelength of every column, sin and cos columns marked.".to_string()) paint=paint height=220.0/>
-            <div class="table-wrap" tabindex="0" role="region" aria-label="Pair-index table" inner_html=table></div>
-            <pre class="code"><code>{code}</code></pre>
+            <div class="table-wrap" tabindex="0" role="region" aria-label="Pair-index table" inner_html=table on:click=on_table_click></div>
+            <div class="loops">
+                <figure>
+                    <figcaption>"Loop over pairs i"</figcaption>
+                    <pre class="code"><code>{code}</code></pre>
+                </figure>
+                <figure>
+                    <figcaption>"Loop over columns col (col = 2i → i = col/2; col = 2i+1 → i = (col−1)/2)"</figcaption>
+                    <pre class="code column-loop"><code>{column_loop}</code></pre>
+                </figure>
+            </div>
             <p class="about">
                 "The pair index i counts frequencies, not columns: with d_model columns there are ⌈d_model/2⌉ pairs. "
+                {if panel_visible("pe-heatmap") {
+                    "Hover a column of the heatmap or click a row of the table: the column loop shows that column's live values, and its pair's row is marked. "
+                } else {
+                    "Click a row of the table: the column loop shows that pair's cos column, and its row is marked. "
+                }}
                 "The interleaved layout puts pair i in columns 2i and 2i+1; the concatenated layout puts all sines first, then all cosines. Both hold the same numbers."
             </p>
             <PanelExports panel=ID canvas=canvas sv=sv csv=csv_cb/>
