@@ -289,3 +289,30 @@ fn heatmap_ticks_sit_on_cell_centres() {
             .all(|&(_, y)| y <= rect.y1 as f64));
     }
 }
+
+#[test]
+fn index_axes_label_whole_numbers_only() {
+    // Four pairs (d_model 8): the pair axis reads 0, 1, 2, 3 and nothing in between.
+    let ys = [1.0, 10.0, 100.0, 1000.0];
+    let c = LineChart::fitted(
+        "pair index i",
+        "wavelength",
+        (0.0, 3.0),
+        vec![Series {
+            name: "wavelength".into(),
+            colour: series_colour(0),
+            columns: envelope(&ys, |i| i as f64, 200),
+            style: SeriesStyle::Points,
+        }],
+        true,
+    );
+    let (svg, rect) = svg_of(|a| draw_line_chart(a, &c, &Theme::light(1.0)).expect("draws"));
+    let below: Vec<String> = texts(&svg)
+        .into_iter()
+        .zip(0..)
+        .filter(|(t, _)| !t.is_empty() && t.parse::<f64>().is_ok())
+        .map(|(t, _)| t)
+        .filter(|t| texts_at(&svg, t).iter().any(|&(_, y)| y > rect.y1 as f64))
+        .collect();
+    assert_eq!(below, ["0", "1", "2", "3"]);
+}

@@ -72,7 +72,12 @@ impl PositionSimilarity {
     /// `dot(PE[p], PE[p])`: the largest value any dot product with `p` can take when the width
     /// is even (`d_model / 2`).
     pub fn self_dot_bound(&self) -> f64 {
-        self.full_pair_omegas.len() as f64 + f64::from(u8::from(self.lone_sin_omega.is_some()))
+        self.full_pair_omegas.len() as f64 + f64::from(u8::from(self.has_lone_column()))
+    }
+
+    /// Whether the width is odd: a last sin column without its cos.
+    pub fn has_lone_column(&self) -> bool {
+        self.lone_sin_omega.is_some()
     }
 }
 

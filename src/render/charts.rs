@@ -224,7 +224,9 @@ pub fn fit_y_range(series: &[Series], log: bool) -> (f64, f64) {
     }
 }
 
-fn axis_label(v: f64) -> String {
+/// A tick label: whole numbers plainly, fractions to three decimals, extremes in e-notation;
+/// never "-0".
+pub fn axis_label(v: f64) -> String {
     let v = if v.abs() < 1e-12 { 0.0 } else { v };
     let a = v.abs();
     let s = if a != 0.0 && !(1e-3..1e5).contains(&a) {
@@ -272,7 +274,15 @@ pub fn draw_line_chart<DB: DrawingBackend>(
             axis_label(*v)
         }
     };
-    let x_fmt = |v: &f64| axis_label(*v);
+    // Every x axis of a line chart is an index (position, column, pair, head, offset,
+    // distance, token): only whole numbers are labelled, so no axis names pair 0.5.
+    let x_fmt = |v: &f64| {
+        if v.fract() == 0.0 {
+            axis_label(*v)
+        } else {
+            String::new()
+        }
+    };
     // The legend sits outside the plot: at the right when it is narrow enough, else below.
     let legend = LegendLayout::of(area, &chart.series, theme)?;
     let (plot_area, legend_area) = match legend.place {
@@ -299,7 +309,7 @@ pub fn draw_line_chart<DB: DrawingBackend>(
         .bold_line_style(theme.grid)
         .light_line_style(theme.background)
         .axis_style(theme.axis)
-        .x_labels(8)
+        .x_labels(8.min((x1 - x0).floor() as usize + 1).max(2))
         .y_labels(7)
         .x_label_formatter(&x_fmt)
         .y_label_formatter(&y_fmt)

@@ -9,9 +9,11 @@ use crate::render::charts::{
 };
 use crate::render::colormap::ColorMap;
 use crate::render::envelope::envelope;
+use crate::state::Highlight;
+use crate::ui::context::AppCtx;
 use crate::ui::dom;
 use crate::ui::export;
-use crate::ui::widgets::{ExportBar, Painter};
+use crate::ui::widgets::{ExportBar, Mark, MarkStyle, Painter};
 
 #[allow(clippy::too_many_arguments)]
 pub fn heatmap_frame<'a>(
@@ -52,6 +54,42 @@ pub fn line_series(
         columns: envelope(ys, x_of, px),
         style,
     }
+}
+
+/// The outlines `hl_cols` and `hl_pos` ask for on a heatmap whose size (columns, rows; rows
+/// are positions) `size` gives: the highlight capability every heatmap panel shares.
+pub fn highlight_marks(
+    size: impl Fn() -> (usize, usize) + Send + Sync + 'static,
+) -> Signal<Vec<Mark>> {
+    let state = use_context::<AppCtx>().map(|c| c.state);
+    let highlight = Memo::new(move |_| {
+        state
+            .map(|s| s.with(|s| s.highlight.clone()))
+            .unwrap_or_default()
+    });
+    Signal::derive(move || {
+        let (n_cols, n_rows) = size();
+        highlight.with(|h| marks_for(h, n_cols, n_rows))
+    })
+}
+
+fn marks_for(h: &Highlight, n_cols: usize, n_rows: usize) -> Vec<Mark> {
+    let (w, ht) = (n_cols.max(1) as f64, n_rows.max(1) as f64);
+    let cols = h.cols.iter().filter(|&&c| c < n_cols).map(|&c| Mark {
+        x0: c as f64 / w,
+        x1: (c + 1) as f64 / w,
+        y0: 0.0,
+        y1: 1.0,
+        style: MarkStyle::Highlight,
+    });
+    let rows = h.positions.iter().filter(|&&p| p < n_rows).map(|&p| Mark {
+        x0: 0.0,
+        x1: 1.0,
+        y0: p as f64 / ht,
+        y1: (p + 1) as f64 / ht,
+        style: MarkStyle::Highlight,
+    });
+    cols.chain(rows).collect()
 }
 
 /// A reference line (a context length, a trained range): grey and dotted, a style no data

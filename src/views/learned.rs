@@ -13,7 +13,8 @@ use crate::encoding::learned::{CosineMatrix, OffsetCurve, Pca, Table, MAX_FILE_B
 use crate::export::csv;
 use crate::format::sig;
 use crate::render::charts::{
-    draw_heatmap_frame, fit_y_range, usable_range, Band, LineChart, PlotRect, SeriesStyle,
+    axis_label, draw_heatmap_frame, fit_y_range, usable_range, Band, LineChart, PlotRect,
+    SeriesStyle,
 };
 use crate::render::colormap::ColorMap;
 use crate::render::raster::{AxisSamples, SampledGrid};
@@ -24,7 +25,9 @@ use crate::ui::context::{select, select_state, AppCtx, Computed};
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
 use crate::ui::tables::{Loaded, TableStore};
 use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel, StateRange};
-use crate::views::common::{heatmap_frame, line_series, paint_lines, ExportButtons};
+use crate::views::common::{
+    heatmap_frame, highlight_marks, line_series, paint_lines, ExportButtons,
+};
 
 /// Everything the panels share.
 #[derive(Clone, Copy)]
@@ -296,7 +299,8 @@ fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Heatmap of the learned position table, {} positions.", m.seq_len.get())) paint=paint height=340.0/>
+            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Heatmap of the learned position table, {} positions.", m.seq_len.get())) paint=paint height=340.0
+                marks=highlight_marks(move || (m.table.with(|t| t.as_ref().map_or(0, |t| t.table.cols)), m.seq_len.get()))/>
             <p class="about">
                 "Each row is the vector learned for one position. Unlike the sinusoidal table no formula makes it: training found it. "
                 "In MiniLM, row 0 — always the slot of BERT's [CLS] token — has five times the norm of the others (2.36 against about 0.48). Grey rows past the end are the wall: positions the model never had."
@@ -428,6 +432,8 @@ fn PcaPanel(m: LearnedMemos) -> impl IntoView {
                 .configure_mesh()
                 .x_desc(format!("PC1 ({:.1}% of variance)", pca.explained.0 * 100.0))
                 .y_desc(format!("PC2 ({:.1}%)", pca.explained.1 * 100.0))
+                .x_label_formatter(&|v| axis_label(*v))
+                .y_label_formatter(&|v| axis_label(*v))
                 .label_style(font(12.0))
                 .axis_desc_style(font(13.0))
                 .bold_line_style(p.theme.grid)

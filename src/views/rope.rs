@@ -21,7 +21,9 @@ use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
 use crate::ui::widgets::{
     panel_visible, ChartCanvas, Choice, Painter, Panel, StateChoice, StateRange,
 };
-use crate::views::common::{heatmap_frame, line_series, paint_lines, stride_note, ExportButtons};
+use crate::views::common::{
+    heatmap_frame, highlight_marks, line_series, paint_lines, stride_note, ExportButtons,
+};
 
 /// At most this many clocks are drawn (pairs spread over the spectrum).
 const MAX_CLOCKS: usize = 16;
@@ -479,7 +481,8 @@ fn AnglesPanel(m: RopeMemos) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Heatmap of cos(pos·θ_j) for positions 0 to {} and every pair.", m.max_dist.get())) paint=paint on_hover=on_hover height=320.0/>
+            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Heatmap of cos(pos·θ_j) for positions 0 to {} and every pair.", m.max_dist.get())) paint=paint on_hover=on_hover height=320.0
+                marks=highlight_marks(move || (m.rope.with(|r| r.inv_freq.len()), m.max_dist.get() + 1))/>
             <p class="readout">{move || readout().unwrap_or_else(|| "Hover for the angle of a pair at a position.".into())}</p>
             <p class="about">"The same picture as the sinusoidal encoding, one column per pair: RoPE uses the sinusoid's frequencies as rotation speeds instead of adding them to the embedding."</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb npy=Some((big, npy_cb))

@@ -24,11 +24,14 @@ use crate::ui::widgets::{
     panel_visible, ChartCanvas, ExportBar, Mark, MarkStyle, Painter, Panel, StateChoice, StateRange,
 };
 use crate::views::common::{
-    heatmap_frame, line_series, paint_lines, reference_line, DataTable, ExportButtons,
+    heatmap_frame, highlight_marks, line_series, paint_lines, reference_line, DataTable,
+    ExportButtons,
 };
 
 /// Positions sampled for the offset residual (bounded work at any size).
 const RESIDUAL_POSITIONS: usize = 24;
+/// Columns of M(k) drawn: the top-left corner, where its 2×2 blocks can be seen.
+const OFFSET_ZOOM: usize = 16;
 /// Rows of the pair-index table shown before eliding the middle.
 const INDEX_ROWS_SHOWN: usize = 32;
 
@@ -159,7 +162,7 @@ fn HeatmapPanel(
         hover.set(cell);
         focus_col.set(cell.map(|(_, col)| col));
     });
-    let highlight = select_state(ctx.state, |s| s.highlight.clone());
+    let highlighted = highlight_marks(move || (pe.with(|pe| pe.d_model), seq_len.get()));
     let marks = Signal::derive(move || {
         let n = seq_len.get().max(1) as f64;
         pe.with(|pe| {
@@ -171,21 +174,7 @@ fn HeatmapPanel(
                 y1: 1.0,
                 style,
             };
-            let mut out = Vec::new();
-            highlight.with(|h| {
-                for &col in h.cols.iter().filter(|&&c| c < pe.d_model) {
-                    out.push(column(col, MarkStyle::Highlight));
-                }
-                for &pos in h.positions.iter().filter(|&&p| (p as f64) < n) {
-                    out.push(Mark {
-                        x0: 0.0,
-                        x1: 1.0,
-                        y0: pos as f64 / n,
-                        y1: (pos + 1) as f64 / n,
-                        style: MarkStyle::Highlight,
-                    });
-                }
-            });
+            let mut out = highlighted.get();
             if let Some((pos, col)) = hover.get().filter(|&(_, c)| c < pe.d_model) {
                 // The hovered column and its partner: the two columns of one pair.
                 let (i, kind) = pe.role(col);
@@ -263,9 +252,11 @@ fn HeatmapPanel(
     });
     let label = Signal::derive(move || {
         format!(
-            "Heatmap of the sinusoidal encoding: {} positions down, {} columns across, values from −1 (blue) to +1 (red).",
+            "Heatmap of the sinusoidal encoding: {} positions down, {} columns across, values from −1 ({}) to +1 ({}).",
             seq_len.get(),
-            pe.with(|pe| pe.d_model)
+            pe.with(|pe| pe.d_model),
+            if colours.get() == crate::state::app::HeatmapColours::Viridis { "dark purple" } else { "blue" },
+            if colours.get() == crate::state::app::HeatmapColours::Viridis { "yellow" } else { "red" },
         )
     });
     view! {
@@ -547,14 +538,21 @@ fn SimilarityPanel(
         let n = seq_len.get();
         sim.with(|sim| {
             let bound = sim.self_dot_bound();
-            let cmap = ColorMap::diverging();
+            // The dot products span from a little below zero to d/2 on the diagonal: a
+            // sequential map over exactly that range uses all of its colours.
+            let cmap = ColorMap::sequential();
+            let stride = n.div_ceil(600).max(1);
+            let g = sim.relative_series(stride, n.div_ceil(stride));
+            // An odd width adds a lone sin·sin term in [−1, 1].
+            let lone = if sim.has_lone_column() { 1.0 } else { 0.0 };
+            let lo = g.iter().copied().fold(bound, f64::min) - lone;
             let frame = heatmap_frame(
                 &cmap,
                 n,
                 n,
                 "position q",
                 "position p",
-                -bound,
+                lo,
                 bound,
                 "PE[p]·PE[q]",
             );
@@ -566,7 +564,7 @@ fn SimilarityPanel(
             let grid = SampledGrid::compute(rows, cols, |r, c| {
                 g[r.abs_diff(c) / stride] + sim.lone_term(r, c)
             });
-            p.put_rgba(rect, &grid.paint_rgba(&cmap, -bound, bound));
+            p.put_rgba(rect, &grid.paint_rgba(&cmap, lo, bound));
             Some(rect)
         })
     };
@@ -714,10 +712,13 @@ fn OffsetPanel(
             let d = pe.d_model;
             let map = OffsetMap::new(pe, k);
             let cmap = ColorMap::diverging();
+            // Zoomed on the top-left corner: at d_model 128 the whole matrix is a thin
+            // diagonal; its first eight 2×2 rotation blocks show the structure.
+            let shown = d.min(OFFSET_ZOOM);
             let frame = heatmap_frame(
                 &cmap,
-                d,
-                d,
+                shown,
+                shown,
                 "input column",
                 "output column",
                 -1.0,
@@ -726,8 +727,8 @@ fn OffsetPanel(
             );
             let rect = draw_heatmap_frame(&p.area()?, &frame, &p.theme).ok()?;
             let grid = SampledGrid::compute(
-                AxisSamples::centred(d, rect.height()),
-                AxisSamples::centred(d, rect.width()),
+                AxisSamples::centred(shown, rect.height()),
+                AxisSamples::centred(shown, rect.width()),
                 |r, c| map.entry(r, c),
             );
             p.put_rgba(rect, &grid.paint_rgba(&cmap, -1.0, 1.0));
@@ -817,7 +818,11 @@ fn OffsetPanel(
             {show_controls.then(|| view! {
                 <StateRange spec=OFFSET get=|s| s.sinusoidal.offset as f64 put=|s, v| s.sinusoidal.offset = v as usize/>
             })}
-            <ChartCanvas node_ref=matrix_canvas panel=ID label=Signal::derive(move || format!("Block-diagonal matrix M({}) that maps PE[pos] to PE[pos+{}].", k.get(), k.get())) paint=paint_matrix height=300.0/>
+            <ChartCanvas node_ref=matrix_canvas panel=ID label=Signal::derive(move || {
+                let d = pe.with(|pe| pe.d_model);
+                let zoom = if d > OFFSET_ZOOM { format!(" Shown: its first {OFFSET_ZOOM} of {d} columns and rows (the rest continues the diagonal; the Matrix CSV holds all).") } else { String::new() };
+                format!("Block-diagonal matrix M({}) that maps PE[pos] to PE[pos+{}].{zoom}", k.get(), k.get())
+            }) paint=paint_matrix height=300.0/>
             <ChartCanvas node_ref=row_canvas panel=ID label=Signal::derive(move || format!("PE[{}] beside M({})·PE[{}].", p0.get() + k.get(), k.get(), p0.get())) paint=paint_rows height=220.0/>
             <p class="residual" data-residual=move || residual.get().to_string()>
                 {move || format!(
@@ -1050,11 +1055,11 @@ fn IndexPanel(
             <div class="loops">
                 <figure>
                     <figcaption>"Loop over pairs i"</figcaption>
-                    <pre class="code"><code>{code}</code></pre>
+                    <pre class="code" tabindex="0" aria-label="Loop over pairs, with live values"><code>{code}</code></pre>
                 </figure>
                 <figure>
                     <figcaption>"Loop over columns col (col = 2i → i = col/2; col = 2i+1 → i = (col−1)/2)"</figcaption>
-                    <pre class="code column-loop"><code>{column_loop}</code></pre>
+                    <pre class="code column-loop" tabindex="0" aria-label="Loop over columns, with live values"><code>{column_loop}</code></pre>
                 </figure>
             </div>
             <p class="about">
