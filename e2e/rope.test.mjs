@@ -26,7 +26,7 @@ function parseCsv(text) {
 }
 
 test('every RoPE control moves its charts and the URL', async () => {
-  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=rope`);
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=rope&qk=random`);
   const moves = [
     ['#ctl-head_dim', 96, 'head_dim', '96', ['rope-rotation', 'rope-angles', 'rope-score-distance', 'rope-score-matrix', 'rope-decay', 'rope-wavelength']],
     ['#ctl-theta', 3, 'theta', '1000', ['rope-angles', 'rope-score-distance', 'rope-decay', 'rope-wavelength']],

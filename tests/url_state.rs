@@ -151,7 +151,7 @@ fn rope_inputs_are_clamped_with_notices() {
         AppState::from_query("view=rope&head_dim=63&qk=custom&q=1,2&max_dist=1e9&m=x");
     assert_eq!(state.rope.head_dim, 62);
     assert_eq!(state.rope.max_dist, 131072);
-    assert_eq!(state.rope.qk, pe_lab::state::QkSource::Random);
+    assert_eq!(state.rope.qk, pe_lab::state::QkSource::Ones);
     let named: Vec<&str> = notices.items.iter().map(|n| n.param.as_str()).collect();
     for p in ["head_dim", "q", "qk", "max_dist", "m"] {
         assert!(named.contains(&p), "no notice for {p}: {named:?}");

@@ -153,12 +153,12 @@ fn Header() -> impl IntoView {
             return;
         };
         let (mut next, _) = AppState::from_query(f.query);
-        state.update(|s| {
+        state.with_untracked(|s| {
             next.theme = s.theme;
             next.embed = s.embed;
             next.show_controls = s.show_controls;
-            *s = next;
         });
+        crate::ui::context::go_to_state(state, next);
         figure.set(Some(f));
     };
     view! {

@@ -211,7 +211,7 @@ impl RopeState {
             "qk",
             get("qk").as_deref(),
             &QkSource::OPTIONS,
-            QkSource::Random,
+            QkSource::Ones,
             notices,
         );
         let seed = SEED.read(get("seed").as_deref(), notices) as u64;
@@ -228,9 +228,9 @@ impl RopeState {
         if qk == QkSource::Custom && (q.is_none() || k.is_none()) {
             notices.push(
                 "qk",
-                "custom needs valid q and k vectors; using random ones.".into(),
+                "custom needs valid q and k vectors; using q = k = 1.".into(),
             );
-            qk = QkSource::Random;
+            qk = QkSource::Ones;
         }
         let max_dist = MAX_DIST.read(get("max_dist").as_deref(), notices) as usize;
         let m = get("m")

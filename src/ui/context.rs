@@ -18,6 +18,18 @@ pub struct AppCtx {
     pub layout_tick: RwSignal<u32>,
 }
 
+/// Replaces the whole state with `next`, which may show another view. The view is switched
+/// first and the rest of the state follows a frame later: changing both at once would wake the
+/// old view's effects on values that its removal has just disposed.
+pub fn go_to_state(state: RwSignal<AppState>, next: AppState) {
+    if state.with_untracked(|s| s.view == next.view) {
+        state.set(next);
+        return;
+    }
+    state.update(|s| s.view = next.view);
+    request_animation_frame(move || state.set(next));
+}
+
 /// A lazily computed, cached value that updates when what it reads changes: a [`Memo`] whose
 /// value is type-erased, so that the reactive machinery is compiled once for every value type
 /// and every closure (each `Memo<T>` type and each memo closure otherwise adds its own copy,

@@ -245,7 +245,8 @@ pub fn Choice(
                                 type="radio"
                                 name=name
                                 value=v
-                                prop:checked=move || value.get() == v
+                                // `try_`: a view being replaced may still run this once.
+                                prop:checked=move || value.try_get().is_some_and(|x| x == v)
                                 on:change=move |_| on_change.run(v.to_string())
                             />
                             <span>{text}</span>
@@ -552,8 +553,9 @@ fn observe_width(element: &web_sys::HtmlCanvasElement, width: RwSignal<f64>) {
                 return;
             };
             let w = entry.content_rect().width().round();
-            if w > 0.0 && w != width.get_untracked() {
-                width.set(w);
+            // `try_`: a late notification after the chart is gone does nothing.
+            if w > 0.0 && width.try_get_untracked().is_some_and(|old| old != w) {
+                width.try_set(w);
             }
         },
     );
@@ -563,7 +565,9 @@ fn observe_width(element: &web_sys::HtmlCanvasElement, width: RwSignal<f64>) {
     observer.observe(element);
     // Both live as long as the component (the closure is dropped with its owner).
     let kept = StoredValue::new_local((observer, callback));
-    on_cleanup(move || kept.with_value(|(observer, _)| observer.disconnect()));
+    on_cleanup(move || {
+        kept.try_with_value(|(observer, _)| observer.disconnect());
+    });
 }
 
 /// A row of export buttons.

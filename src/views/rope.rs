@@ -90,7 +90,7 @@ pub fn RopeView() -> impl IntoView {
         let src = QkSource::OPTIONS
             .iter()
             .find(|(n, _)| *n == v)
-            .map_or(QkSource::Random, |(_, s)| *s);
+            .map_or(QkSource::Ones, |(_, s)| *s);
         set(&|s| {
             s.qk = src;
             if src == QkSource::Custom && (s.q.as_ref().map(Vec::len) != Some(s.head_dim)) {
@@ -351,7 +351,8 @@ fn RotationPanel(m: RopeMemos) -> impl IntoView {
         }
     };
     on_cleanup(move || {
-        if let Some(handle) = timer.get_value() {
+        // `try_`: the stored value may already be gone when the view is torn down.
+        if let Some(Some(handle)) = timer.try_get_value() {
             handle.clear();
         }
     });
