@@ -2,7 +2,8 @@
 // sizes, in headless Chromium against the release build; plus the initial transfer size and
 // the time to the first chart. Not a test: it reports numbers and flags budgets (PRODUCT.md §5).
 //
-//   node scripts/bench.mjs [--moves 40] [--panel pe-heatmap] [--out bench-results/latest.json]
+//   node scripts/bench.mjs [--moves 40] [--panel pe-heatmap] [--view rope] [--loads-only 1]
+//                          [--out bench-results/latest.json]
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -231,6 +232,14 @@ const rows = [];
   }
 }
 
+if (args['loads-only'] !== undefined) {
+  await browser.close();
+  await server.close();
+  fs.mkdirSync(path.dirname(OUT), { recursive: true });
+  fs.writeFileSync(OUT, JSON.stringify({ date: new Date().toISOString(), rows }, null, 2));
+  console.log(`\nwritten ${OUT}`);
+  process.exit(0);
+}
 console.log(`\nslider → repainted canvas, ${MOVES} moves per row (ms; "frame" = to the next animation frame)`);
 console.log('view        panel                    size     median   p95     max   | frame p95  budget');
 for (const v of VIEWS) {

@@ -70,11 +70,11 @@ pub const SERIES_COLOURS: [RGBColor; 7] = [
     RGBColor(120, 120, 120),
 ];
 
-/// The colour of the `n`-th series.
-/// Reference lines and bands: a grey that reads on light and dark backgrounds and that no data
-/// series uses.
+/// Reference lines and bands: a grey that reads on light and dark backgrounds, drawn dotted
+/// (lines) or as a faint fill (bands), styles no data series uses.
 pub const REFERENCE_COLOUR: RGBColor = RGBColor(128, 128, 128);
 
+/// The colour of the `n`-th series.
 pub fn series_colour(n: usize) -> RGBColor {
     SERIES_COLOURS[n % SERIES_COLOURS.len()]
 }
@@ -342,37 +342,31 @@ pub fn draw_line_chart<DB: DrawingBackend>(
             )
         };
         let colour = s.colour;
+        // The series' columns on the drawn axes, as a polyline (for the line styles).
+        let path = || {
+            let mapped: Vec<Column> = s
+                .columns
+                .iter()
+                .map(|c| {
+                    let (x, lo, hi) = map(c);
+                    Column { x, lo, hi }
+                })
+                .collect();
+            polyline(&mapped)
+        };
         match s.style {
-            SeriesStyle::Line => {
-                let mapped: Vec<Column> = s
-                    .columns
-                    .iter()
-                    .map(|c| {
-                        let (x, lo, hi) = map(c);
-                        Column { x, lo, hi }
-                    })
-                    .collect();
-                ctx.draw_series(std::iter::once(PathElement::new(
-                    polyline(&mapped),
-                    colour.stroke_width(stroke),
-                )))?
-            }
+            SeriesStyle::Line => ctx.draw_series(std::iter::once(PathElement::new(
+                path(),
+                colour.stroke_width(stroke),
+            )))?,
             SeriesStyle::Dashed | SeriesStyle::Reference => {
                 let (dash, gap, width) = if s.style == SeriesStyle::Reference {
                     (theme.px(2.0), theme.px(4.0), theme.px(1.5))
                 } else {
                     (theme.px(7.0), theme.px(5.0), stroke)
                 };
-                let mapped: Vec<Column> = s
-                    .columns
-                    .iter()
-                    .map(|c| {
-                        let (x, lo, hi) = map(c);
-                        Column { x, lo, hi }
-                    })
-                    .collect();
                 ctx.draw_series(std::iter::once(DashedPathElement::new(
-                    polyline(&mapped),
+                    path(),
                     dash,
                     gap,
                     colour.stroke_width(width),

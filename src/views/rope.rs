@@ -22,7 +22,8 @@ use crate::ui::widgets::{
     panel_visible, ChartCanvas, Choice, Painter, Panel, StateChoice, StateRange,
 };
 use crate::views::common::{
-    heatmap_frame, highlight_marks, line_series, paint_lines, stride_note, ExportButtons,
+    heatmap_frame, highlight_marks, line_series, paint_lines, reference_line, stride_note,
+    ExportButtons,
 };
 
 /// At most this many clocks are drawn (pairs spread over the spectrum).
@@ -118,7 +119,7 @@ pub fn RopeView() -> impl IntoView {
                 ..s.rope.clone()
             }
         });
-        figure_source.set(Some("Su et al. (2021), “RoFormer: Enhanced Transformer with Rotary Position Embedding”, Figure 2: d = 128, θ = 10000, relative distance 0–250 (see the rope-decay panel)."));
+        figure_source.set(Some("Su et al. (2021), “RoFormer: Enhanced Transformer with Rotary Position Embedding”, Figure 2: d = 128, θ = 10000, relative distance 0–250, drawn in “Long-term decay, and what it depends on”."));
     };
     let rotary_note = move || {
         rs.with(|s| {
@@ -859,13 +860,11 @@ fn WavelengthPanel(m: RopeMemos) -> impl IntoView {
                     px,
                     SeriesStyle::Points,
                 ),
-                line_series(
+                reference_line(
                     "context length (max distance)".into(),
-                    6,
                     &line,
                     |j| j as f64,
                     px,
-                    SeriesStyle::Line,
                 ),
             ];
             let chart = LineChart::fitted(
@@ -896,7 +895,7 @@ fn WavelengthPanel(m: RopeMemos) -> impl IntoView {
         <Panel id=ID>
             <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || "Wavelength of each rotary pair on a log scale, with the context length.".to_string()) paint=paint height=260.0/>
             <p class="readout">{beyond}</p>
-            <p class="about">"Pairs above the grey line rotate less than one full turn over the whole context: they carry coarse position. These are the pairs that context-extension methods rescale."</p>
+            <p class="about">"Pairs above the dotted grey line rotate less than one full turn over the whole context: they carry coarse position. These are the pairs that context-extension methods rescale."</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
                 snippet=Callback::new(move |_| m.rs.with_untracked(|s| format!("{}wavelength = 2 * np.pi / inv_freq\n", snippet(s))))/>
         </Panel>

@@ -477,7 +477,7 @@ fn SpectrumPanel(
             <ChartCanvas node_ref=canvas panel=ID label=label paint=paint height=260.0/>
             <p class="about">
                 "The frequencies ω_i = base^(−2i/d_model) fall geometrically, so on a log axis they form a straight line. "
-                "Pairs whose wavelength exceeds the sequence length (above the grey line) never complete a cycle inside it. "
+                "Pairs whose wavelength exceeds the sequence length (above the dotted grey line) never complete a cycle inside it. "
                 {move || pe.with(|pe| {
                     let n = seq_len.get();
                     let slow = (0..pe.omegas.len()).filter(|&i| pe.wavelength(i) > 4.0 * n as f64).count();
