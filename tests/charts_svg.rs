@@ -316,3 +316,20 @@ fn index_axes_label_whole_numbers_only() {
         .collect();
     assert_eq!(below, ["0", "1", "2", "3"]);
 }
+
+#[test]
+fn a_legend_name_wider_than_the_chart_is_cut_with_an_ellipsis() {
+    let long =
+        "without PE: Δ = 0 for every token (order invisible), a name far too long for a phone";
+    let c = chart(vec![wave(long, 0, |x| x, SeriesStyle::Line)], false);
+    let mut out = String::new();
+    {
+        let area = SVGBackend::with_string(&mut out, (360, 300)).into_drawing_area();
+        draw_line_chart(&area, &c, &Theme::light(1.0)).expect("draws");
+    }
+    let shown = texts(&out)
+        .into_iter()
+        .find(|t| t.starts_with("without PE"))
+        .expect("legend entry");
+    assert!(shown.ends_with('…') && shown.len() < long.len(), "{shown}");
+}

@@ -529,17 +529,40 @@ fn draw_legend<DB: DrawingBackend>(
                 legend_area.draw(&PathElement::new(vec![(x, mid), (x + swatch, mid)], stroke))?
             }
         }
-        legend_area.draw(&Text::new(
-            s.name.as_str(),
-            (x + swatch + pad, mid),
-            font.pos(centre),
-        ))?;
+        // A name wider than the legend is cut with an ellipsis rather than clipped.
+        let room = width as i32 - (x + swatch + pad) - pad;
+        let name = fit_text(legend_area, &s.name, &font, room)?;
+        legend_area.draw(&Text::new(name, (x + swatch + pad, mid), font.pos(centre)))?;
         match layout.place {
             LegendPlace::Right(_) => y += line_h,
             _ => x += w + pad * 3,
         }
     }
     Ok(())
+}
+
+/// `text`, or its longest prefix that fits `room` pixels with "…" after it.
+fn fit_text<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: &str,
+    font: &TextStyle,
+    room: i32,
+) -> Result<String, DrawingAreaErrorKind<DB::ErrorType>> {
+    if area.estimate_text_size(text, font)?.0 as i32 <= room {
+        return Ok(text.to_string());
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let (mut lo, mut hi) = (0, chars.len());
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        let candidate: String = chars[..mid].iter().collect::<String>() + "…";
+        if area.estimate_text_size(&candidate, font)?.0 as i32 <= room {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    Ok(chars[..lo].iter().collect::<String>() + "…")
 }
 
 /// A colour bar beside a heatmap.

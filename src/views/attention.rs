@@ -117,7 +117,8 @@ fn PermutationPanel() -> impl IntoView {
                 let (status, class) = if !shuffled {
                     ("original order (Δ 0)".to_string(), "")
                 } else if same {
-                    (format!("order invisible (Δ {})", sig(change[i], 2)), "order-invisible")
+                    // Differences at the level of float rounding are zero.
+                    ("order invisible (Δ ≈ 0)".to_string(), "order-invisible")
                 } else {
                     (format!("order visible (Δ {})", sig(change[i], 3)), "order-visible")
                 };
@@ -142,7 +143,7 @@ fn PermutationPanel() -> impl IntoView {
                         } else {
                             "without PE: Δ = 0 (original order)".into()
                         },
-                        0,
+                        1,
                         &[0.0, 0.0],
                         |i| {
                             if i == 0 {
@@ -157,7 +158,7 @@ fn PermutationPanel() -> impl IntoView {
                 } else {
                     line_series(
                         "without PE".into(),
-                        0,
+                        1,
                         none,
                         |i| i as f64 - 0.15,
                         px,
@@ -166,7 +167,7 @@ fn PermutationPanel() -> impl IntoView {
                 },
                 line_series(
                     format!("with {}", at.with(|a| a.pe.name())),
-                    1,
+                    0,
                     pe,
                     |i| i as f64 + 0.15,
                     px,
