@@ -86,6 +86,7 @@ pub fn mount_state(initial: AppState, notices: Notices) -> impl IntoView {
     }
     let show_controls = state.with_untracked(|s| s.show_controls);
     let view = select_state(state, |s| s.view);
+    let in_lesson = select_state(state, |s| s.lesson.is_some());
     // Bumped by "Try again" when a view's code could not be fetched.
     let retries = RwSignal::new(0u32);
     view! {
@@ -93,18 +94,34 @@ pub fn mount_state(initial: AppState, notices: Notices) -> impl IntoView {
             {(!embed).then(|| view! { <Header/> })}
             <NoticeList notices=notices/>
             <main id="main">
-                <Suspense fallback=move || view! { <ViewLoading view=view/> }>
-                    {move || {
-                        let v = view.get();
-                        retries.track();
-                        Suspend::new(async move {
-                            match crate::views::load(v).await {
-                                Ok(component) => component,
-                                Err(_) => view! { <ViewFailed view=v retries=retries/> }.into_any(),
-                            }
-                        })
-                    }}
-                </Suspense>
+                {move || if in_lesson.get() {
+                    view! {
+                        <Suspense fallback=|| view! { <p class="view-loading" role="status">"Loading the lesson…"</p> }>
+                            {Suspend::new(async move {
+                                crate::views::load_lesson().await.unwrap_or_else(|_| {
+                                    view! { <p class="view-loading" role="alert">"The lesson could not be loaded: its code did not arrive. Reload the page to try again."</p> }.into_any()
+                                })
+                            })}
+                        </Suspense>
+                    }
+                    .into_any()
+                } else {
+                    view! {
+                        <Suspense fallback=move || view! { <ViewLoading view=view/> }>
+                            {move || {
+                                let v = view.get();
+                                retries.track();
+                                Suspend::new(async move {
+                                    match crate::views::load(v).await {
+                                        Ok(component) => component,
+                                        Err(_) => view! { <ViewFailed view=v retries=retries/> }.into_any(),
+                                    }
+                                })
+                            }}
+                        </Suspense>
+                    }
+                    .into_any()
+                }}
             </main>
             {embed.then(|| view! { <EmbedFooter show_controls=show_controls/> })}
             {(!embed).then(|| view! { <Footer/> })}
@@ -146,6 +163,16 @@ fn Header() -> impl IntoView {
             }
         })
     };
+    // The guided lesson that follows the source material, from its first step.
+    let start_lesson = move |_| {
+        state.update(|s| {
+            s.lesson = Some(crate::state::LessonLocation {
+                source: "seed".into(),
+                step: 1,
+                present: false,
+            })
+        })
+    };
     let figure = RwSignal::new(None::<Figure>);
     let on_figure = move |ev: leptos::ev::Event| {
         let name = event_target_value(&ev);
@@ -173,8 +200,12 @@ fn Header() -> impl IntoView {
                         view! {
                             <button
                                 class="nav-view"
-                                aria-current=move || state.with(|s| (s.view == v).then_some("page"))
-                                on:click=move |_| state.update(|s| s.view = v)
+                                aria-current=move || state.with(|s| (s.view == v && s.lesson.is_none()).then_some("page"))
+                                on:click=move |_| state.update(|s| {
+                                    // Choosing a view leaves a lesson.
+                                    s.lesson = None;
+                                    s.view = v;
+                                })
                             >
                                 {spec.title}
                             </button>
@@ -182,6 +213,10 @@ fn Header() -> impl IntoView {
                     })
                     .collect_view()}
             </nav>
+            <button class="nav-lesson" on:click=start_lesson
+                aria-current=move || state.with(|s| s.lesson.is_some().then_some("page"))>
+                "▶ Lesson"
+            </button>
             <label class="figures">
                 <span class="visually-hidden">"Figures"</span>
                 <select aria-label="Reproduce a published figure" on:change=on_figure prop:value=move || figure.get().map(|f| f.name).unwrap_or("")>

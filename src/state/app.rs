@@ -300,6 +300,26 @@ impl Highlight {
     }
 }
 
+/// A lesson being followed (`lesson=…&step=N`, `present=1`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LessonLocation {
+    /// A built-in lesson's name or a relative path to a `.json` file.
+    pub source: String,
+    /// The step, 1-based (brought within the lesson once it is loaded).
+    pub step: usize,
+    /// Presenter mode: one panel across the width, large text.
+    pub present: bool,
+}
+
+const STEP: IntSpec = IntSpec {
+    name: "step",
+    label: "Lesson step",
+    min: 1,
+    max: super::lesson::MAX_STEPS as i64,
+    default: 1,
+    unit: "",
+};
+
 /// Everything a URL holds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AppState {
@@ -313,6 +333,9 @@ pub struct AppState {
     pub show_controls: bool,
     /// `hl_cols`, `hl_pos`: what the panels outline.
     pub highlight: Highlight,
+    /// `lesson=`: the guided path being followed, if any. Its URL holds only the lesson and
+    /// the step; the step gives the view and its state.
+    pub lesson: Option<LessonLocation>,
     pub sinusoidal: SinusoidalState,
     pub rope: RopeState,
     pub scaling: ScalingState,
@@ -331,6 +354,7 @@ impl Default for AppState {
             panel: None,
             show_controls: true,
             highlight: Highlight::default(),
+            lesson: None,
             sinusoidal: SinusoidalState::default(),
             rope: RopeState::default(),
             scaling: ScalingState::default(),
@@ -422,6 +446,17 @@ impl AppState {
         // Only the current view's parameters are read: views share some names
         // (`layout`, `seq_len`) with different meanings.
         let highlight = Highlight::read(&get, &mut notices);
+        let lesson = get("lesson").and_then(|raw| match super::lesson::lesson_source(&raw) {
+            Ok(source) => Some(LessonLocation {
+                source,
+                step: STEP.read(get("step").as_deref(), &mut notices) as usize,
+                present: get("present").is_some_and(|v| v == "1" || v == "true"),
+            }),
+            Err(message) => {
+                notices.push("lesson", message);
+                None
+            }
+        });
         let mut state = AppState {
             view,
             theme,
@@ -429,6 +464,7 @@ impl AppState {
             panel,
             show_controls,
             highlight,
+            lesson,
             ..AppState::default()
         };
         (view.spec().read)(&get, &mut notices, &mut state);
@@ -437,9 +473,19 @@ impl AppState {
 
     /// The query string (without `?`) that restores this exact state.
     pub fn to_query(&self) -> String {
-        let mut out: Vec<(&'static str, String)> = vec![("view", self.view.name().to_string())];
-        (self.view.spec().write)(self, &mut out);
-        self.highlight.write(&mut out);
+        let mut out: Vec<(&'static str, String)> = Vec::new();
+        if let Some(lesson) = &self.lesson {
+            // A lesson's step gives the view and its state: the URL names only the step.
+            out.push(("lesson", lesson.source.clone()));
+            out.push(("step", lesson.step.to_string()));
+            if lesson.present {
+                out.push(("present", "1".to_string()));
+            }
+        } else {
+            out.push(("view", self.view.name().to_string()));
+            (self.view.spec().write)(self, &mut out);
+            self.highlight.write(&mut out);
+        }
         if self.theme != ThemeChoice::Auto {
             out.push(("theme", self.theme.name().to_string()));
         }

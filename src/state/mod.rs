@@ -3,13 +3,14 @@
 
 pub mod app;
 pub mod figures;
+pub mod lesson;
 pub mod more;
 pub mod params;
 pub mod query;
 pub mod registry;
 pub mod rope;
 
-pub use app::{AppState, Highlight, SinusoidalState, ThemeChoice, View};
+pub use app::{AppState, Highlight, LessonLocation, SinusoidalState, ThemeChoice, View};
 pub use params::{Notice, Notices};
 pub use registry::{PanelSpec, ViewSpec, VIEWS};
 pub use rope::{QkSource, RopeState, ScalingState};

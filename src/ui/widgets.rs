@@ -258,8 +258,23 @@ pub fn Choice(
     }
 }
 
-/// Whether a panel is shown (`panel=ID` shows one).
+/// The panels a lesson step shows (provided by the lesson frame around its view).
+#[derive(Clone, Debug)]
+pub struct LessonPanels(pub Vec<&'static str>);
+
+/// Charts for presenter mode: text and lines scaled up, a taller minimum height (provided as
+/// an `Option` by the lesson frame: `Some` in presenter mode).
+#[derive(Clone, Copy, Debug)]
+pub struct ChartPresentation {
+    pub text_scale: f64,
+    pub min_height: f64,
+}
+
+/// Whether a panel is shown (`panel=ID` shows one; a lesson step shows its own).
 pub fn panel_visible(id: &str) -> bool {
+    if let Some(LessonPanels(panels)) = use_context::<LessonPanels>() {
+        return panels.contains(&id);
+    }
     use_context::<AppCtx>().is_none_or(|ctx| {
         ctx.state
             .with_untracked(|s| s.panel.as_deref().is_none_or(|p| p == id))
@@ -440,6 +455,9 @@ fn chart_canvas(chart: Chart) -> AnyView {
         marks,
     } = chart;
     let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let presentation = use_context::<Option<ChartPresentation>>().flatten();
+    let height = presentation.map_or(height, |p| height.max(p.min_height));
+    let text_scale = presentation.map_or(1.0, |p| p.text_scale);
     let rect = StoredValue::new(PlotRect::default());
     // The plotting area and canvas size as last painted, for the overlay of marks.
     let painted = RwSignal::new((PlotRect::default(), 0u32, 0u32));
@@ -462,7 +480,7 @@ fn chart_canvas(chart: Chart) -> AnyView {
         if canvas.height() != h {
             canvas.set_height(h);
         }
-        let scale = f64::from(w) / css_w;
+        let scale = f64::from(w) / css_w * text_scale;
         let theme = if dark {
             Theme::dark(scale)
         } else {

@@ -9,6 +9,7 @@ pub mod bias;
 pub mod common;
 pub mod compare;
 pub mod learned;
+pub mod lesson;
 pub mod rope;
 pub mod scaling;
 pub mod sinusoidal;
@@ -60,6 +61,12 @@ on_demand!(rope_view, rope::RopeView);
 on_demand!(scaling_view, scaling::ScalingView);
 on_demand!(bias_view, bias::BiasView);
 on_demand!(compare_view, compare::CompareView);
+on_demand!(lesson_frame, lesson::LessonFrame);
+
+/// The lesson frame (`lesson=…`), fetched the first time a lesson opens.
+pub async fn load_lesson() -> Result<AnyView, LoadFailed> {
+    call!(lesson_frame)
+}
 
 /// The component of `view`. The default view comes with the initial download; the others are
 /// fetched on first use. One arm per registered view (the match is exhaustive).

@@ -1,0 +1,338 @@
+//! Lessons: a guided path through PE Lab, one claim a step. A lesson is data — a small JSON
+//! file — read here into checked steps; a missing field, an unknown panel or a state query the
+//! URL parser would adjust is one clear error naming the step and the field.
+//!
+//! ```json
+//! { "title": "Positional encoding",
+//!   "steps": [
+//!     { "title": "A pair shares one frequency",
+//!       "panels": ["pe-curves"],
+//!       "state": "seq_len=50&d_model=8&cols=4,5",
+//!       "highlight": { "cols": [4, 5] },
+//!       "text": "Columns 4 and 5 are the sine and the cosine of the same angle.",
+//!       "try": "Predict what moving d_model does to their wavelength, then move it.",
+//!       "control": "d_model" } ] }
+//! ```
+
+use super::app::{AppState, Highlight, View, MAX_HIGHLIGHTS, MAX_HIGHLIGHT_INDEX};
+use super::params::shorten;
+use super::registry;
+use crate::encoding::json::Json;
+
+/// A lesson file larger than this is refused.
+pub const MAX_LESSON_BYTES: usize = 256 * 1024;
+/// At most this many steps.
+pub const MAX_STEPS: usize = 100;
+/// At most this many characters in one text field.
+pub const MAX_TEXT_CHARS: usize = 2_000;
+/// At most this many panels in one step.
+pub const MAX_PANELS: usize = 2;
+/// The lessons that ship with PE Lab (`lesson=NAME`), each at `lessons/NAME.json`.
+pub const BUILT_IN: [&str; 1] = ["seed"];
+
+/// A checked lesson.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lesson {
+    pub title: String,
+    pub steps: Vec<Step>,
+}
+
+/// One step: one claim, one or two panels in a fixed state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    pub title: String,
+    /// The view the panels belong to.
+    pub view: View,
+    /// One or two panel IDs of that view.
+    pub panels: Vec<&'static str>,
+    /// The step's state as a query (view parameters and highlights, no `view=`).
+    pub state: String,
+    /// The claim, as text (never HTML).
+    pub text: String,
+    /// The "Try this" prompt.
+    pub try_this: String,
+    /// The control the prompt names (a URL parameter of the view), kept in presenter mode.
+    pub control: Option<String>,
+}
+
+impl Step {
+    /// The application state of this step (its view, parameters and highlights).
+    pub fn app_state(&self) -> AppState {
+        AppState::from_query(&format!("view={}&{}", self.view.name(), self.state)).0
+    }
+}
+
+/// What is wrong with a lesson file: where (step, 1-based, and field) and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonError {
+    pub step: Option<usize>,
+    pub field: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for LessonError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.step {
+            Some(n) => write!(f, "step {n}, field “{}”: {}", self.field, self.message),
+            None if self.field.is_empty() => write!(f, "{}", self.message),
+            None => write!(f, "field “{}”: {}", self.field, self.message),
+        }
+    }
+}
+
+fn error(step: Option<usize>, field: &str, message: impl Into<String>) -> LessonError {
+    LessonError {
+        step,
+        field: field.to_string(),
+        message: message.into(),
+    }
+}
+
+/// A text field: present, a string, not empty, not too long.
+fn text_field(json: &Json, step: Option<usize>, field: &str) -> Result<String, LessonError> {
+    let value = json
+        .get(field)
+        .ok_or_else(|| error(step, field, "missing"))?
+        .as_str()
+        .ok_or_else(|| error(step, field, "must be a string"))?
+        .trim();
+    if value.is_empty() {
+        return Err(error(step, field, "is empty"));
+    }
+    if value.chars().count() > MAX_TEXT_CHARS {
+        return Err(error(
+            step,
+            field,
+            format!("is longer than {MAX_TEXT_CHARS} characters"),
+        ));
+    }
+    Ok(value.to_string())
+}
+
+/// Reads a lesson file. Never panics; any problem is one [`LessonError`].
+pub fn parse_lesson(text: &str) -> Result<Lesson, LessonError> {
+    if text.len() > MAX_LESSON_BYTES {
+        return Err(error(
+            None,
+            "",
+            format!("the file is larger than {} KB", MAX_LESSON_BYTES / 1024),
+        ));
+    }
+    let json = Json::parse(text).map_err(|e| error(None, "", format!("not valid JSON ({e})")))?;
+    if !matches!(json, Json::Object(_)) {
+        return Err(error(
+            None,
+            "",
+            "a lesson is a JSON object with “title” and “steps”",
+        ));
+    }
+    let title = text_field(&json, None, "title")?;
+    let steps = match json.get("steps") {
+        Some(Json::Array(steps)) if !steps.is_empty() => steps,
+        Some(Json::Array(_)) => return Err(error(None, "steps", "has no step")),
+        Some(_) => return Err(error(None, "steps", "must be a list of steps")),
+        None => return Err(error(None, "steps", "missing")),
+    };
+    if steps.len() > MAX_STEPS {
+        return Err(error(
+            None,
+            "steps",
+            format!("has more than {MAX_STEPS} steps"),
+        ));
+    }
+    let steps = steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| parse_step(s, i + 1))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Lesson { title, steps })
+}
+
+fn parse_step(json: &Json, n: usize) -> Result<Step, LessonError> {
+    let at = Some(n);
+    if !matches!(json, Json::Object(_)) {
+        return Err(error(at, "", "a step is a JSON object"));
+    }
+    let title = text_field(json, at, "title")?;
+    let text = text_field(json, at, "text")?;
+    let try_this = text_field(json, at, "try")?;
+    let panels = match json.get("panels") {
+        Some(Json::Array(list)) => list,
+        Some(_) => return Err(error(at, "panels", "must be a list of panel IDs")),
+        None => return Err(error(at, "panels", "missing")),
+    };
+    if panels.is_empty() || panels.len() > MAX_PANELS {
+        return Err(error(at, "panels", "must name one or two panels"));
+    }
+    let mut ids = Vec::new();
+    let mut view = None;
+    for p in panels {
+        let id = p
+            .as_str()
+            .ok_or_else(|| error(at, "panels", "must be a list of panel IDs"))?;
+        let spec = registry::view_of_panel(id)
+            .ok_or_else(|| error(at, "panels", format!("unknown panel “{}”", shorten(id, 40))))?;
+        if view.is_some_and(|v| v != spec.view) {
+            return Err(error(
+                at,
+                "panels",
+                "the panels of a step must belong to one view",
+            ));
+        }
+        view = Some(spec.view);
+        let id = spec
+            .panels
+            .iter()
+            .find(|p| p.id == id)
+            .map(|p| p.id)
+            .unwrap_or_default();
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    let view = view.unwrap_or_default();
+    let mut state = match json.get("state") {
+        None => String::new(),
+        Some(Json::String(s)) => s.trim().trim_start_matches('?').to_string(),
+        Some(_) => return Err(error(at, "state", "must be a query string")),
+    };
+    if state
+        .split('&')
+        .any(|p| p.split('=').next() == Some("view"))
+    {
+        return Err(error(
+            at,
+            "state",
+            "leave out view=: the panels give the view",
+        ));
+    }
+    if let Some(h) = json.get("highlight") {
+        let highlight = parse_highlight(h, at)?;
+        let mut parts = Vec::new();
+        let join = |v: &[usize]| {
+            v.iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        if !highlight.cols.is_empty() {
+            parts.push(format!("hl_cols={}", join(&highlight.cols)));
+        }
+        if !highlight.positions.is_empty() {
+            parts.push(format!("hl_pos={}", join(&highlight.positions)));
+        }
+        if !parts.is_empty() {
+            if !state.is_empty() {
+                state.push('&');
+            }
+            state.push_str(&parts.join("&"));
+        }
+    }
+    let (app, notices) = AppState::from_query(&format!("view={}&{state}", view.name()));
+    if let Some(first) = notices.items.first() {
+        return Err(error(
+            at,
+            "state",
+            format!("{}: {}", first.param, first.message),
+        ));
+    }
+    let control = match json.get("control") {
+        None => None,
+        Some(Json::String(name)) => {
+            let mut written = Vec::new();
+            (view.spec().write)(&app, &mut written);
+            if !written.iter().any(|(k, _)| k == name) {
+                return Err(error(
+                    at,
+                    "control",
+                    format!(
+                        "“{}” is not a control of the {} view",
+                        shorten(name, 40),
+                        view.title()
+                    ),
+                ));
+            }
+            Some(name.clone())
+        }
+        Some(_) => return Err(error(at, "control", "must be a control's URL name")),
+    };
+    Ok(Step {
+        title,
+        view,
+        panels: ids,
+        state,
+        text,
+        try_this,
+        control,
+    })
+}
+
+fn parse_highlight(json: &Json, at: Option<usize>) -> Result<Highlight, LessonError> {
+    let list = |key: &str| -> Result<Vec<usize>, LessonError> {
+        let field = format!("highlight.{key}");
+        match json.get(key) {
+            None => Ok(Vec::new()),
+            Some(Json::Array(items)) if items.len() <= MAX_HIGHLIGHTS => items
+                .iter()
+                .map(|v| {
+                    v.as_f64()
+                        .filter(|x| {
+                            x.fract() == 0.0 && (0.0..=MAX_HIGHLIGHT_INDEX as f64).contains(x)
+                        })
+                        .map(|x| x as usize)
+                        .ok_or_else(|| error(at, &field, "must hold whole numbers from 0"))
+                })
+                .collect(),
+            Some(_) => Err(error(
+                at,
+                &field,
+                format!("must be a list of at most {MAX_HIGHLIGHTS} numbers"),
+            )),
+        }
+    };
+    if !matches!(json, Json::Object(_)) {
+        return Err(error(
+            at,
+            "highlight",
+            "must be an object with “cols” and/or “positions”",
+        ));
+    }
+    Ok(Highlight {
+        cols: list("cols")?,
+        positions: list("positions")?,
+    })
+}
+
+/// Where a lesson comes from: a built-in name, or a `.json` path relative to the page (same
+/// origin only). `None` (with the reason) for anything else.
+pub fn lesson_source(raw: &str) -> Result<String, String> {
+    let raw = raw.trim();
+    if BUILT_IN.contains(&raw) {
+        return Ok(raw.to_string());
+    }
+    let path_ok = raw.len() <= 200
+        && raw.ends_with(".json")
+        && !raw.contains(':')
+        && !raw.contains('\\')
+        && !raw.starts_with("//")
+        && !raw.starts_with('/')
+        && !raw.chars().any(|c| c.is_control() || c.is_whitespace());
+    if path_ok {
+        Ok(raw.to_string())
+    } else {
+        Err(format!(
+            "“{}” is neither a lesson of PE Lab ({}) nor a relative path to a .json file on this site.",
+            shorten(raw, 40),
+            BUILT_IN.join(", ")
+        ))
+    }
+}
+
+/// The URL the lesson file is fetched from, relative to the page.
+pub fn lesson_url(source: &str) -> String {
+    if BUILT_IN.contains(&source) {
+        format!("./lessons/{source}.json")
+    } else {
+        source.to_string()
+    }
+}
