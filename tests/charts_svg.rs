@@ -333,3 +333,38 @@ fn a_legend_name_wider_than_the_chart_is_cut_with_an_ellipsis() {
         .expect("legend entry");
     assert!(shown.ends_with('…') && shown.len() < long.len(), "{shown}");
 }
+
+#[test]
+fn a_phone_wide_heatmap_keeps_its_tick_labels_apart() {
+    let cmap = ColorMap::diverging();
+    let frame = HeatmapFrame {
+        x_label: "dimension".into(),
+        y_label: "position".into(),
+        n_cols: 384,
+        n_rows: 640,
+        colour_bar: ColourBar {
+            cmap: &cmap,
+            lo: -0.1,
+            hi: 0.1,
+            label: "value".into(),
+        },
+    };
+    let mut out = String::new();
+    let rect = {
+        let area = SVGBackend::with_string(&mut out, (310, 300)).into_drawing_area();
+        draw_heatmap_frame(&area, &frame, &Theme::light(1.0)).expect("draws")
+    };
+    let mut xs: Vec<f64> = texts(&out)
+        .iter()
+        .filter(|t| t.parse::<f64>().is_ok())
+        .flat_map(|t| texts_at(&out, t))
+        .filter(|&(_, y)| y > rect.y1 as f64 && y < rect.y1 as f64 + 30.0)
+        .map(|(x, _)| x)
+        .collect();
+    xs.sort_by(f64::total_cmp);
+    xs.dedup();
+    assert!(xs.len() >= 2);
+    for w in xs.windows(2) {
+        assert!(w[1] - w[0] >= 35.0, "x tick labels {xs:?} run together");
+    }
+}

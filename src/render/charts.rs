@@ -309,7 +309,11 @@ pub fn draw_line_chart<DB: DrawingBackend>(
         .bold_line_style(theme.grid)
         .light_line_style(theme.background)
         .axis_style(theme.axis)
-        .x_labels(8.min((x1 - x0).floor() as usize + 1).max(2))
+        .x_labels(
+            x_label_count(plot_area.dim_in_pixel().0, theme)
+                .min((x1 - x0).floor() as usize + 1)
+                .max(2),
+        )
         .y_labels(7)
         .x_label_formatter(&x_fmt)
         .y_label_formatter(&y_fmt)
@@ -396,6 +400,12 @@ pub fn draw_line_chart<DB: DrawingBackend>(
         draw_legend(&legend_area, &chart.series, &legend, rect, theme)?;
     }
     Ok(rect)
+}
+
+/// How many x tick labels fit a chart `width` device pixels wide (at most 8, about one per
+/// 70 CSS pixels, so that labels such as "250300" never run together on a phone).
+fn x_label_count(width: u32, theme: &Theme) -> usize {
+    (width / theme.px(70.0)).clamp(2, 8) as usize
 }
 
 /// Where the legend goes: nowhere (no series), in a column at the right of the plot, or in
@@ -619,7 +629,7 @@ pub fn draw_heatmap_frame<DB: DrawingBackend>(
         .label_style(theme.font(12.0))
         .axis_desc_style(theme.font(13.0))
         .axis_style(theme.axis)
-        .x_labels(8)
+        .x_labels(x_label_count(main.dim_in_pixel().0, theme))
         .y_labels(8)
         .x_label_formatter(&int_fmt)
         .y_label_formatter(&int_fmt)
