@@ -113,6 +113,13 @@ test('presenter mode is readable from the back of a classroom at 1920 × 1080', 
   assert.ok(sizes.w >= 1100 && sizes.h >= 500, JSON.stringify(sizes));
   assert.deepEqual(sizes.controls, ['base']);
   assert.equal(sizes.sticky, false);
+  // A step whose control sits in its panel shows no empty controls box.
+  await page.goto(`${app.server.url}?lesson=seed&step=9&present=1`);
+  await atStep(page, 9);
+  assert.equal(await page.locator('.lesson .controls').evaluateAll((els) => els.filter((e) => e.offsetParent !== null).length), 0);
+  assert.ok(await page.locator('.lesson [data-control="offset"] input[type=range]').isVisible());
+  await page.goto(`${app.server.url}?lesson=seed&step=6&present=1`);
+  await atStep(page, 6);
   // Chart text scales with it: the canvas is drawn with larger type (its plot area starts
   // further in than at normal size).
   const insetPresent = Number((await page.locator('.lesson canvas.chart').getAttribute('data-plot')).split(',')[0]);

@@ -168,7 +168,7 @@ fn step_view(n: usize, step: Step, present: bool) -> AnyView {
     }));
     // Presenter mode keeps only the control the step names.
     let keep = step.control.clone().map(|c| {
-        format!(".lesson.present .controls > [data-control]:not([data-control=\"{c}\"]), .lesson.present .controls > .method-group:not(:has([data-control=\"{c}\"])) {{ display: none; }}")
+        format!(".lesson.present .controls > [data-control]:not([data-control=\"{c}\"]), .lesson.present .controls > .method-group:not(:has([data-control=\"{c}\"])), .lesson.present .controls:not(:has([data-control=\"{c}\"])) {{ display: none; }}")
     });
     let view = step.view;
     view! {
