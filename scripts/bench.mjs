@@ -236,6 +236,19 @@ const rows = [];
   }
 }
 
+// The lesson: its frame, its file and its first step's view, all fetched when it opens.
+{
+  server.log.length = 0;
+  const initialFiles = rows.find((r) => r.kind === 'transfer').files.map((f) => f.split(' ')[0]);
+  const lesson = await openApp(browser, `${server.url}?lesson=seed&step=2`);
+  await lesson.page.waitForLoadState('networkidle');
+  const ms = await lesson.page.evaluate(() => window.__peLab.firstPaintMs);
+  const extra = transferOf(server.log.filter((f) => !initialFiles.includes(f === '/' ? 'index.html' : f.slice(1))));
+  await lesson.context.close();
+  rows.push({ kind: 'lesson-load', gzip_kb: extra.gzip / 1024, first_chart_ms: ms, files: extra.parts });
+  console.log(`lesson=seed&step=2: ${(extra.gzip / 1024).toFixed(1)} KiB on demand (${extra.parts.length} files), first chart ${ms.toFixed(0)} ms after navigation`);
+}
+
 if (args['loads-only'] !== undefined) {
   await browser.close();
   await server.close();
