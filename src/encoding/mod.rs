@@ -12,6 +12,7 @@ pub mod attention;
 pub mod bias;
 pub mod json;
 pub mod learned;
+pub mod precision;
 pub mod rope;
 pub mod rope_config;
 pub use pe_kernels::series;
