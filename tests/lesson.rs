@@ -172,3 +172,16 @@ fn a_lesson_url_holds_the_lesson_and_the_step_only() {
     assert_eq!(clamped.lesson.unwrap().step, 1);
     assert_eq!(notices.items[0].param, "step");
 }
+
+#[test]
+fn the_precision_lesson_is_short_and_valid() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/lessons/precision.json"
+    ))
+    .expect("lesson");
+    let lesson = parse_lesson(&text).expect("valid");
+    assert!((3..=5).contains(&lesson.steps.len()));
+    assert!(lesson.steps.iter().all(|s| s.view == View::Precision));
+    assert_eq!(lesson_url("precision"), "./lessons/precision.json");
+}

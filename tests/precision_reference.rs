@@ -328,3 +328,28 @@ fn the_relative_property_breaks_in_low_precision_at_large_m() {
     );
     assert!(max_angle_error(Path::Fp16Seq, d, 10000.0, 70_000).is_nan());
 }
+
+#[test]
+fn the_precision_view_state_reads_clamps_and_round_trips() {
+    use pe_lab::state::AppState;
+    let (state, notices) = AppState::from_query("view=precision&head_dim=64&theta=500000&pos=70000&paths=bf16_cache,exact,bogus,exact&m=1000&max_dist=32");
+    let s = &state.precision;
+    assert_eq!(
+        (s.head_dim, s.theta, s.pos, s.m, s.max_dist),
+        (64, 500000.0, 70000, 1000, 32)
+    );
+    assert_eq!(s.paths, vec![Path::Bf16Cache, Path::Exact]);
+    assert_eq!(notices.items.len(), 1);
+    assert_eq!(notices.items[0].param, "paths");
+    let (back, n) = AppState::from_query(&state.to_query());
+    assert_eq!(back, state);
+    assert!(n.is_empty());
+    let (clamped, notices) = AppState::from_query("view=precision&pos=1e12&head_dim=7&paths=nope");
+    assert_eq!(clamped.precision.pos, 1 << 26);
+    assert_eq!(clamped.precision.head_dim, 6);
+    assert_eq!(clamped.precision.paths, Path::ALL.to_vec());
+    let named: Vec<&str> = notices.items.iter().map(|n| n.param.as_str()).collect();
+    for p in ["pos", "head_dim", "paths"] {
+        assert!(named.contains(&p), "{p}: {named:?}");
+    }
+}

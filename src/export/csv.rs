@@ -8,6 +8,11 @@ use std::fmt::Write;
 pub fn push_number(out: &mut String, v: f64) {
     let a = v.abs();
     // `write!` to a String cannot fail.
+    if v.is_nan() {
+        // Lower case, as NumPy and the reference files write it ("inf" and "-inf" already are).
+        out.push_str("nan");
+        return;
+    }
     let _ = if a == 0.0 || (1e-5..1e16).contains(&a) || !v.is_finite() {
         write!(out, "{v}")
     } else {
@@ -223,7 +228,7 @@ mod tests {
         assert_eq!(header(&["x", "m=1,2", "q\""]), "x,\"m=1,2\",\"q\"\"\"\n");
         assert_eq!(
             columns_csv(&["x", "y"], &[&[1.0, 2.0], &[3.0]]),
-            "x,y\n1,3\n2,NaN\n"
+            "x,y\n1,3\n2,nan\n"
         );
     }
 }

@@ -229,7 +229,11 @@ pub fn fit_y_range(series: &[Series], log: bool) -> (f64, f64) {
 pub fn axis_label(v: f64) -> String {
     let v = if v.abs() < 1e-12 { 0.0 } else { v };
     let a = v.abs();
-    let s = if a != 0.0 && !(1e-3..1e5).contains(&a) {
+    // Whole numbers below ten million in full (positions such as 99960 must stay readable);
+    // others in e-notation outside [0.001, 100000).
+    let s = if v.fract() == 0.0 && a < 1e7 {
+        format!("{v:.0}")
+    } else if a != 0.0 && !(1e-3..1e5).contains(&a) {
         format!("{v:.0e}")
     } else if v.fract() == 0.0 {
         format!("{v:.0}")
@@ -697,7 +701,9 @@ mod tests {
         assert_eq!(usable_range(1.0, 1.0), (0.5, 1.5));
         assert_eq!(usable_range(f64::NAN, 1.0), (0.0, 1.0));
         assert_eq!(axis_label(0.25), "0.25");
-        assert_eq!(axis_label(1e6), "1e6");
+        assert_eq!(axis_label(1e6), "1000000");
+        assert_eq!(axis_label(1e7), "1e7");
+        assert_eq!(axis_label(99_960.0), "99960");
         assert_eq!(log_axis_label(-3.0), "1e-3");
         assert_eq!(axis_label(-0.0), "0");
         assert_eq!(axis_label(-0.0004), "-4e-4");

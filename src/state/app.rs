@@ -20,6 +20,7 @@ pub enum View {
     Scaling,
     Bias,
     Compare,
+    Precision,
 }
 
 /// Light, dark, or whatever the system prefers.
@@ -343,6 +344,7 @@ pub struct AppState {
     pub bias: BiasState,
     pub attention: AttentionState,
     pub compare: CompareState,
+    pub precision: super::precision::PrecisionState,
 }
 
 impl Default for AppState {
@@ -362,6 +364,7 @@ impl Default for AppState {
             bias: BiasState::default(),
             attention: AttentionState::default(),
             compare: CompareState::default(),
+            precision: super::precision::PrecisionState::default(),
         }
     }
 }

@@ -28,7 +28,7 @@ pub const MAX_TEXT_CHARS: usize = 2_000;
 /// At most this many panels in one step.
 pub const MAX_PANELS: usize = 2;
 /// The lessons that ship with PE Lab (`lesson=NAME`), each at `lessons/NAME.json`.
-pub const BUILT_IN: [&str; 1] = ["seed"];
+pub const BUILT_IN: [&str; 2] = ["seed", "precision"];
 
 /// A checked lesson.
 #[derive(Clone, Debug, PartialEq)]

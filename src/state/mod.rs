@@ -6,6 +6,7 @@ pub mod figures;
 pub mod lesson;
 pub mod more;
 pub mod params;
+pub mod precision;
 pub mod query;
 pub mod registry;
 pub mod rope;

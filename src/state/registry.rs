@@ -7,6 +7,7 @@
 use super::app::{AppState, SinusoidalState, View};
 use super::more::{AttentionState, BiasState, CompareState, LearnedState};
 use super::params::Notices;
+use super::precision::PrecisionState;
 use super::rope::{RopeState, ScalingState};
 
 /// Reads one query parameter (decoded), if present.
@@ -39,7 +40,7 @@ const fn panel(id: &'static str, title: &'static str) -> PanelSpec {
 }
 
 /// Every view, in navigation order (the order of the source material: why, then how).
-pub const VIEWS: [ViewSpec; 7] = [
+pub const VIEWS: [ViewSpec; 8] = [
     ViewSpec {
         view: View::Attention,
         name: "attention",
@@ -137,6 +138,25 @@ pub const VIEWS: [ViewSpec; 7] = [
         read: |get, n, s| s.compare = CompareState::read(get, n),
         write: |s, out| s.compare.write(out),
     },
+    ViewSpec {
+        view: View::Precision,
+        name: "precision",
+        title: "Precision",
+        panels: &[
+            panel(
+                "precision-positions",
+                "The positions each path can tell apart",
+            ),
+            panel("precision-angles", "Angle error per pair at one position"),
+            panel(
+                "precision-score",
+                "Does the score still depend only on m − n?",
+            ),
+            panel("precision-error", "Where each path breaks"),
+        ],
+        read: |get, n, s| s.precision = PrecisionState::read(get, n),
+        write: |s, out| s.precision.write(out),
+    },
 ];
 
 /// The registered view named `name` (`view=` in the URL).
@@ -159,9 +179,9 @@ pub fn panel_title(id: &str) -> Option<&'static str> {
 }
 
 // `View::spec` indexes the registry by the variant's discriminant: each entry must sit at its
-// variant's index, and every variant (the last one is `Compare`) must have an entry.
+// variant's index, and every variant (the last one is `Precision`) must have an entry.
 const _: () = {
-    assert!(VIEWS.len() == View::Compare as usize + 1);
+    assert!(VIEWS.len() == View::Precision as usize + 1);
     let mut i = 0;
     while i < VIEWS.len() {
         assert!(VIEWS[i].view as usize == i);

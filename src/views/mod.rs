@@ -10,6 +10,7 @@ pub mod common;
 pub mod compare;
 pub mod learned;
 pub mod lesson;
+pub mod precision;
 pub mod rope;
 pub mod scaling;
 pub mod sinusoidal;
@@ -61,6 +62,7 @@ on_demand!(rope_view, rope::RopeView);
 on_demand!(scaling_view, scaling::ScalingView);
 on_demand!(bias_view, bias::BiasView);
 on_demand!(compare_view, compare::CompareView);
+on_demand!(precision_view, precision::PrecisionView);
 on_demand!(lesson_frame, lesson::LessonFrame);
 
 /// The lesson frame (`lesson=…`), fetched the first time a lesson opens.
@@ -79,5 +81,6 @@ pub async fn load(view: View) -> Result<AnyView, LoadFailed> {
         View::Scaling => call!(scaling_view),
         View::Bias => call!(bias_view),
         View::Compare => call!(compare_view),
+        View::Precision => call!(precision_view),
     }
 }
