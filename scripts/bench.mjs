@@ -120,6 +120,23 @@ const VIEWS = [
   },
 ];
 
+const PREC_DEFAULT = { head_dim: [128, 126], theta: [4, 3.99], pos: [5, 5.01], m: [5, 5.01], max_dist: [64, 63] };
+const PREC_MAX = { head_dim: [512, 510], theta: [4, 3.99], pos: [7.8, 7.79], m: [7.8, 7.79], max_dist: [4096, 4095] };
+const PREC_PANELS = {
+  'precision-positions': ['pos'],
+  'precision-angles': ['head_dim', 'theta', 'pos'],
+  'precision-score': ['head_dim', 'theta', 'm', 'max_dist'],
+  'precision-error': ['head_dim', 'theta'],
+};
+VIEWS.push({
+  view: 'precision',
+  panels: Object.keys(PREC_PANELS),
+  sizes: (panel) => ({
+    default: { query: 'head_dim=128&pos=100000&m=100000&max_dist=64', moves: pick(PREC_DEFAULT, PREC_PANELS[panel]) },
+    max: { query: 'head_dim=512&pos=63095734&m=63095734&max_dist=4096', moves: pick(PREC_MAX, PREC_PANELS[panel]) },
+  }),
+});
+
 const BUDGET = { default: { median: 8, p95: 16 }, max: { p95: 33 } };
 
 function stats(xs) {
