@@ -168,6 +168,36 @@ pub fn rotation(path: Path, inv_freq: &[f64], pos: u64) -> Rotation {
     }
 }
 
+/// The angles of `pos` under `path` (as the path stores them), without their cos and sin.
+pub fn angles(path: Path, inv_freq: &[f64], pos: u64) -> Vec<f64> {
+    let position = path.stored_position(pos);
+    inv_freq
+        .iter()
+        .map(|&w| match path {
+            Path::Exact => position * w,
+            Path::HfF32 | Path::HfBf16 => f64::from(position as f32 * w as f32),
+            Path::Bf16Cache => f64::from(to_bf16(position as f32 * w as f32)),
+            Path::Fp16Seq => f64::from(to_f16(position as f32 * w as f32)),
+        })
+        .collect()
+}
+
+/// The largest wrapped error of `path_angles` against `exact_angles` (NaN if any is not
+/// finite).
+pub fn largest_error(path_angles: &[f64], exact_angles: &[f64]) -> f64 {
+    path_angles
+        .iter()
+        .zip(exact_angles)
+        .map(|(&a, &e)| wrapped_difference(a, e).abs())
+        .fold(0.0, |m, e| {
+            if e.is_nan() || m.is_nan() {
+                f64::NAN
+            } else {
+                m.max(e)
+            }
+        })
+}
+
 /// `a − b` wrapped to (−π, π]: how far a path's angle is from the exact one, as a rotation.
 /// NaN when either is not finite.
 pub fn wrapped_difference(a: f64, b: f64) -> f64 {
@@ -186,19 +216,8 @@ pub fn wrapped_difference(a: f64, b: f64) -> f64 {
 /// The largest wrapped angle error over all pairs of `pos` under `path`, against exact
 /// float64 (NaN when the path's angle is not finite).
 pub fn max_angle_error(path: Path, head_dim: usize, theta: f64, pos: u64) -> f64 {
-    let exact = rotation(Path::Exact, &inv_freq(Path::Exact, head_dim, theta), pos);
-    let this = rotation(path, &inv_freq(path, head_dim, theta), pos);
-    this.angle
-        .iter()
-        .zip(&exact.angle)
-        .map(|(&a, &e)| wrapped_difference(a, e).abs())
-        .fold(0.0, |m, e| {
-            if e.is_nan() || m.is_nan() {
-                f64::NAN
-            } else {
-                m.max(e)
-            }
-        })
+    let exact = angles(Path::Exact, &inv_freq(Path::Exact, head_dim, theta), pos);
+    largest_error(&angles(path, &inv_freq(path, head_dim, theta), pos), &exact)
 }
 
 /// The `q = k = 1` score between a query at `m` and a key at `m − d` (each pair rotated with

@@ -5,7 +5,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::encoding::precision::{
-    distinct_positions, inv_freq, max_angle_error, rotation, wrapped_difference, Path,
+    angles, distinct_positions, inv_freq, largest_error, rotation, wrapped_difference, Path,
 };
 use crate::export::csv;
 use crate::format::sig;
@@ -18,7 +18,7 @@ use crate::state::AppState;
 use crate::ui::context::{select_state, AppCtx, Computed};
 use crate::ui::export;
 use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, StateRange};
-use crate::views::common::{line_series, paint_lines, ExportButtons};
+use crate::views::common::{line_series, paint_lines, stride_note, ExportButtons};
 
 /// Positions shown on each side of `pos` in the positions panel.
 const WINDOW: u64 = 40;
@@ -341,6 +341,33 @@ fn AnglesPanel(ps: Memo<PrecisionState>) -> impl IntoView {
     .into_any()
 }
 
+/// Rotations (one per key position) the score chart may compute per path and frame.
+const SCORE_BUDGET: u64 = 60_000;
+
+/// The q = k = 1 scores of the query at `s.m` with the keys `d` back, for each `d` in `ds`
+/// (the query rotated once; consecutive keys the path stores at one position rotated once).
+fn scores_at(p: Path, s: &PrecisionState, ds: &[u64]) -> Vec<f64> {
+    let inv = inv_freq(p, s.head_dim, s.theta);
+    let q = rotation(p, &inv, s.m);
+    let mut last_key: Option<(f64, f64)> = None;
+    ds.iter()
+        .map(|&d| {
+            let stored = p.stored_position(s.m - d);
+            if let Some((at, value)) = last_key {
+                if at == stored {
+                    return value;
+                }
+            }
+            let k = rotation(p, &inv, s.m - d);
+            let value = (0..inv.len())
+                .map(|j| 2.0 * (q.cos[j] * k.cos[j] + q.sin[j] * k.sin[j]))
+                .sum();
+            last_key = Some((stored, value));
+            value
+        })
+        .collect()
+}
+
 #[component]
 fn ScorePanel(ps: Memo<PrecisionState>) -> impl IntoView {
     const ID: &str = "precision-score";
@@ -351,30 +378,25 @@ fn ScorePanel(ps: Memo<PrecisionState>) -> impl IntoView {
     let scores = Computed::fresh(move || {
         ps.with(|s| {
             let last = (s.max_dist as u64).min(s.m);
-            s.paths
+            // Within a budget of rotations per path: the chart reads every `stride`-th distance
+            // (the CSV every one).
+            let stride = ((last + 1) * (s.head_dim as u64 / 2))
+                .div_ceil(SCORE_BUDGET)
+                .max(1);
+            let ds: Vec<u64> = (0..=last).step_by(stride as usize).collect();
+            let per_path = s
+                .paths
                 .iter()
-                .map(|&p| {
-                    let inv = inv_freq(p, s.head_dim, s.theta);
-                    // The query's rotation once; each key's per distance (as `score` does).
-                    let q = rotation(p, &inv, s.m);
-                    let ys: Vec<f64> = (0..=last)
-                        .map(|d| {
-                            let k = rotation(p, &inv, s.m - d);
-                            (0..inv.len())
-                                .map(|j| 2.0 * (q.cos[j] * k.cos[j] + q.sin[j] * k.sin[j]))
-                                .sum()
-                        })
-                        .collect();
-                    (p, ys)
-                })
-                .collect::<Vec<_>>()
+                .map(|&p| (p, scores_at(p, s, &ds)))
+                .collect::<Vec<_>>();
+            (ds, per_path)
         })
     });
     let paint = move |p: &Painter| {
         let px = p.canvas.width() as usize;
-        scores.with(|all| {
-            let n = all.first().map_or(1, |(_, y)| y.len());
-            let x: Vec<f64> = (0..n).map(|d| d as f64).collect();
+        scores.with(|(ds, all)| {
+            let n = ds.last().map_or(1, |&d| d as usize + 1);
+            let x: Vec<f64> = ds.iter().map(|&d| d as f64).collect();
             let series: Vec<Series> = all
                 .iter()
                 .map(|(path, ys)| {
@@ -409,9 +431,11 @@ fn ScorePanel(ps: Memo<PrecisionState>) -> impl IntoView {
         })
     };
     let csv_cb = Callback::new(move |_| {
-        let text = scores.with_untracked(|all| {
-            let n = all.first().map_or(0, |(_, y)| y.len());
-            let x: Vec<f64> = (0..n).map(|d| d as f64).collect();
+        let text = ps.with_untracked(|s| {
+            let ds: Vec<u64> = (0..=(s.max_dist as u64).min(s.m)).collect();
+            let all: Vec<(Path, Vec<f64>)> =
+                s.paths.iter().map(|&p| (p, scores_at(p, s, &ds))).collect();
+            let x: Vec<f64> = ds.iter().map(|&d| d as f64).collect();
             let mut names = vec!["distance".to_string()];
             names.extend(all.iter().map(|(p, _)| format!("score_{}", p.name())));
             let mut cols: Vec<&[f64]> = vec![&x];
@@ -427,6 +451,7 @@ fn ScorePanel(ps: Memo<PrecisionState>) -> impl IntoView {
                 "In exact arithmetic the score of q = k = 1 depends only on m − n: this curve is the same for every query position m. "
                 "Where a path stores m and its neighbours as one value, keys at different distances get the same rotation, the curve turns into steps, and the model's sense of order near m is gone."
             </p>
+            <p class="sampling-note">{move || scores.with(|(ds, _)| stride_note(ds.get(1).map_or(1, |&d| d as usize)))}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || ps.with(|s| format!("{ID}_D{}_m{}", s.head_dim, s.m))) csv=csv_cb/>
         </Panel>
     }
@@ -454,16 +479,29 @@ fn ErrorPanel(ps: Memo<PrecisionState>) -> impl IntoView {
     let errors = Computed::fresh(move || {
         ps.with(|s| {
             let xs = positions();
+            // Angles only (no cos/sin), the exact ones once per position.
+            let exact_inv = inv_freq(Path::Exact, s.head_dim, s.theta);
+            let exact: Vec<Vec<f64>> = xs
+                .iter()
+                .map(|&x| angles(Path::Exact, &exact_inv, x))
+                .collect();
             let per_path: Vec<(Path, Vec<f64>)> = s
                 .paths
                 .iter()
                 .map(|&p| {
-                    (
-                        p,
-                        xs.iter()
-                            .map(|&x| max_angle_error(p, s.head_dim, s.theta, x))
-                            .collect(),
-                    )
+                    let inv = inv_freq(p, s.head_dim, s.theta);
+                    let e = xs
+                        .iter()
+                        .zip(&exact)
+                        .map(|(&x, ex)| {
+                            if p == Path::Exact {
+                                0.0
+                            } else {
+                                largest_error(&angles(p, &inv, x), ex)
+                            }
+                        })
+                        .collect();
+                    (p, e)
                 })
                 .collect();
             (xs, per_path)
@@ -524,24 +562,20 @@ fn ErrorPanel(ps: Memo<PrecisionState>) -> impl IntoView {
         export::csv_text(text, &format!("{ID}.csv"));
     });
     let first_break = move || {
-        ps.with(|s| {
-            s.paths
+        errors.with(|(xs, per_path)| {
+            per_path
                 .iter()
-                .filter(|&&p| p != Path::Exact)
-                .map(|&p| {
-                    let at = positions().into_iter().find(|&x| {
-                        let e = max_angle_error(p, s.head_dim, s.theta, x);
-                        e.is_nan() || e > 0.1
-                    });
-                    match at {
-                        Some(x) => format!(
+                .filter(|(p, _)| *p != Path::Exact)
+                .map(
+                    |(p, e)| match xs.iter().zip(e).find(|(_, &v)| v.is_nan() || v > 0.1) {
+                        Some((&x, _)) => format!(
                             "{}: errors over 0.1 rad from about {}",
                             p.name(),
                             sig(x as f64, 3)
                         ),
                         None => format!("{}: under 0.1 rad up to 2^26", p.name()),
-                    }
-                })
+                    },
+                )
                 .collect::<Vec<_>>()
                 .join(" · ")
         })
