@@ -266,3 +266,35 @@ mod tests {
         assert_eq!(notes.items.len(), 1);
     }
 }
+
+/// Adds `item` to a chosen subset `list` of `order` (keeping `order`'s order), or removes it
+/// when it is there and not the last one left: the toggle of a list of checkboxes.
+pub fn toggle_in_order<T: Copy + PartialEq>(list: &mut Vec<T>, item: T, order: &[T]) {
+    if let Some(at) = list.iter().position(|x| *x == item) {
+        if list.len() > 1 {
+            list.remove(at);
+        }
+    } else {
+        list.push(item);
+        *list = order.iter().copied().filter(|x| list.contains(x)).collect();
+    }
+}
+
+#[cfg(test)]
+mod toggle_tests {
+    use super::toggle_in_order;
+
+    #[test]
+    fn toggling_keeps_the_order_and_one_item() {
+        let order = [1, 2, 3, 4];
+        let mut list = vec![3];
+        toggle_in_order(&mut list, 1, &order);
+        toggle_in_order(&mut list, 4, &order);
+        assert_eq!(list, vec![1, 3, 4]);
+        toggle_in_order(&mut list, 3, &order);
+        toggle_in_order(&mut list, 1, &order);
+        assert_eq!(list, vec![4]);
+        toggle_in_order(&mut list, 4, &order);
+        assert_eq!(list, vec![4], "the last one stays");
+    }
+}

@@ -10,6 +10,7 @@ use crate::encoding::precision::{
 use crate::export::csv;
 use crate::format::sig;
 use crate::render::charts::{fit_y_range, LineChart, Series, SeriesStyle};
+use crate::state::params::toggle_in_order;
 use crate::state::precision::{
     PrecisionState, MAX_POS, PRECISION_PRESETS, PREC_HEAD_DIM, PREC_M, PREC_MAX_DIST, PREC_POS,
     PREC_THETA,
@@ -132,17 +133,7 @@ fn PathPicker() -> impl IntoView {
                 .map(|p| {
                     let checked = move || state.with(|s| s.precision.paths.contains(&p));
                     let toggle = move |_| {
-                        state.update(|s| {
-                            let list = &mut s.precision.paths;
-                            if let Some(at) = list.iter().position(|x| *x == p) {
-                                if list.len() > 1 {
-                                    list.remove(at);
-                                }
-                            } else {
-                                list.push(p);
-                                *list = Path::ALL.into_iter().filter(|x| list.contains(x)).collect();
-                            }
-                        })
+                        state.update(|s| toggle_in_order(&mut s.precision.paths, p, &Path::ALL))
                     };
                     view! {
                         <label class="choice-option">

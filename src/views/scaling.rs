@@ -10,6 +10,7 @@ use crate::export::csv;
 use crate::format::sig;
 use crate::render::charts::{fit_y_range, Band, LineChart, SeriesStyle};
 use crate::render::envelope::{display_stride, TERMS_PER_FRAME};
+use crate::state::params::toggle_in_order;
 use crate::state::params::FloatSpec;
 use crate::state::rope::{
     ATTN_FACTOR, BETA_FAST, BETA_SLOW, CUR_LEN, FACTOR, HEAD_DIM, HIGH_FREQ, LOW_FREQ,
@@ -153,18 +154,8 @@ fn MethodPicker() -> impl IntoView {
                 .map(|m| {
                     let checked = move || ctx.state.with(|s| s.scaling.methods.contains(&m));
                     let toggle = move |_| {
-                        ctx.state.update(|s| {
-                            let list = &mut s.scaling.methods;
-                            if let Some(at) = list.iter().position(|x| *x == m) {
-                                if list.len() > 1 {
-                                    list.remove(at);
-                                }
-                            } else {
-                                list.push(m);
-                                // Keep the canonical order (no sort routine in the wasm).
-                                *list = Method::ALL.into_iter().filter(|x| list.contains(x)).collect();
-                            }
-                        })
+                        ctx.state
+                            .update(|s| toggle_in_order(&mut s.scaling.methods, m, &Method::ALL))
                     };
                     view! {
                         <label class="choice-option">
