@@ -90,7 +90,20 @@ test('a step opens by deep link and embedded, without the site header', async ()
   await atStep(page, 3);
   assert.equal(await page.locator('.site-header').count(), 0);
   assert.equal(query(page).get('embed'), '1');
-  // A step past the end is brought within the lesson.
+  // The last step's scheme links leave the lesson for that view.
+  await page.goto(`${app.server.url}?lesson=seed&step=15`);
+  await atStep(page, 15);
+  await page.locator('.compare-table button[data-view="rope"]').click();
+  await page.waitForSelector('[data-panel="rope-decay"] canvas[data-plot]', { timeout: 20000 });
+  assert.equal(query(page).get('lesson'), null);
+  assert.equal(query(page).get('view'), 'rope');
+  // The navigation leaves a loaded lesson for the chosen view, too.
+  await page.goto(`${app.server.url}?lesson=seed&step=4`);
+  await atStep(page, 4);
+  await page.getByRole('button', { name: 'Relative biases', exact: true }).click();
+  await page.waitForSelector('[data-panel="alibi-slopes"] canvas[data-plot]', { timeout: 20000 });
+  assert.equal(query(page).get('view'), 'bias');
+    // A step past the end is brought within the lesson.
   await page.goto(`${app.server.url}?lesson=seed&step=99`);
   await atStep(page, SEED.steps.length);
   assert.deepEqual(errors, []);

@@ -71,7 +71,11 @@ fn TablePanel() -> impl IntoView {
         if let Some(view) =
             name.and_then(|n| crate::state::registry::view_named(&n).map(|spec| spec.view))
         {
-            ctx.state.update(|s| s.view = view);
+            // Opening a scheme's view leaves a lesson, as the navigation does.
+            ctx.state.update(|s| {
+                s.lesson = None;
+                s.view = view;
+            });
         }
     };
     let csv_cb = move |_| {

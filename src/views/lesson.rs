@@ -49,6 +49,10 @@ pub fn LessonFrame() -> impl IntoView {
 
     // The current step, within the lesson.
     let step = Memo::new(move |_| {
+        // Leaving the lesson (the navigation, a link) must not re-apply a step on the way out.
+        if location.with(Option::is_none) {
+            return None;
+        }
         loaded.with(|l| match l {
             Some(Ok(lesson)) => {
                 let n = step_no.get().clamp(1, lesson.steps.len());
