@@ -3,8 +3,7 @@
 // lesson opens.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { useApp, openApp, settle, slide, query } from './support.mjs';
+import { useApp, openApp, settle, slide, query, downloadText } from './support.mjs';
 
 const app = useApp();
 
@@ -13,8 +12,7 @@ async function snapshot(page) {
 }
 
 async function csvOf(page, panel) {
-  const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-panel="${panel}"] .exports button`, { hasText: 'CSV' }).first().click()]);
-  const text = fs.readFileSync(await dl.path(), 'utf8').trim().split('\n');
+  const text = (await downloadText(page, panel, 'CSV')).trim().split('\n');
   return { names: text[0].split(','), rows: text.slice(1).map((r) => r.split(',')) };
 }
 

@@ -1,8 +1,7 @@
 // End-to-end specs for the RoPE view (`view=rope`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { useApp, openApp, settle, canvasData, slide, query } from './support.mjs';
+import { useApp, openApp, settle, canvasData, slide, query, downloadText } from './support.mjs';
 
 const app = useApp();
 
@@ -14,11 +13,7 @@ async function snapshot(page) {
   return out;
 }
 
-async function download(page, panel, label) {
-  const button = page.locator(`[data-panel="${panel}"] .exports button`, { hasText: new RegExp(`^${label}$`) }).first();
-  const [dl] = await Promise.all([page.waitForEvent('download'), button.click()]);
-  return fs.readFileSync(await dl.path(), 'utf8');
-}
+const download = downloadText;
 
 function parseCsv(text) {
   const [head, ...rows] = text.trimEnd().split('\n');

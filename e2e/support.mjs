@@ -104,6 +104,13 @@ export async function canvasData(page, panel, index = 0) {
   return page.evaluate(([p, i]) => document.querySelectorAll(`[data-panel="${p}"] canvas`)[i].toDataURL(), [panel, index]);
 }
 
+/** Clicks a panel's export button named `label` (e.g. "CSV") and returns the file's text. */
+export async function downloadText(page, panel, label) {
+  const button = page.locator(`[data-panel="${panel}"] .exports button`, { hasText: new RegExp(`^${label}$`) }).first();
+  const [dl] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  return fs.readFileSync(await dl.path(), 'utf8');
+}
+
 /** Sets a range input to a value and fires `input`, as a user dragging it would. */
 export async function slide(page, selector, value) {
   await page.evaluate(([sel, v]) => {

@@ -4,8 +4,18 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use pe_lab::encoding::precision::{
-    distinct_positions, inv_freq, max_angle_error, rotation, score, to_bf16, to_f16, Path,
+    angles, distinct_positions, inv_freq, largest_error, rotation, scores, to_bf16, to_f16, Path,
 };
+
+/// The largest wrapped angle error over all pairs of `pos` under `path`, against float64.
+fn max_angle_error(path: Path, head_dim: usize, theta: f64, pos: u64) -> f64 {
+    let exact = angles(Path::Exact, &inv_freq(Path::Exact, head_dim, theta), pos);
+    largest_error(&angles(path, &inv_freq(path, head_dim, theta), pos), &exact)
+}
+
+fn score(path: Path, inv: &[f64], m: u64, d: u64) -> f64 {
+    scores(path, inv, m, &[d])[0]
+}
 use serde_json::Value;
 
 fn fixture() -> Value {
@@ -310,16 +320,28 @@ fn the_relative_property_breaks_in_low_precision_at_large_m() {
     let exact_inv = inv_freq(Path::Exact, d, 10000.0);
     let bf_inv = inv_freq(Path::Bf16Cache, d, 10000.0);
     // Exact: the score at distance 7 is the same from m = 7 and m = 1,000,007.
-    let near = score(Path::Exact, &exact_inv, 7, 7).unwrap();
-    let far = score(Path::Exact, &exact_inv, 1_000_007, 7).unwrap();
+    let near = score(Path::Exact, &exact_inv, 7, 7);
+    let far = score(Path::Exact, &exact_inv, 1_000_007, 7);
     assert!((near - far).abs() < 1e-6, "{near} vs {far}");
     // bfloat16 positions: from 1,000,007 the key 7 back is stored at the same position, so
     // the score is the self-score, not the distance-7 score.
-    let bf_far = score(Path::Bf16Cache, &bf_inv, 1_000_007, 7).unwrap();
-    let bf_self = score(Path::Bf16Cache, &bf_inv, 1_000_007, 0).unwrap();
+    let bf_far = score(Path::Bf16Cache, &bf_inv, 1_000_007, 7);
+    let bf_self = score(Path::Bf16Cache, &bf_inv, 1_000_007, 0);
     assert_eq!(bf_far, bf_self);
     assert!((bf_far - near).abs() > 1.0);
-    assert!(score(Path::Exact, &exact_inv, 3, 4).is_none());
+    // Scoring many distances at once (the view's path) equals scoring each alone.
+    let many = scores(
+        Path::HfF32,
+        &inv_freq(Path::HfF32, d, 10000.0),
+        300,
+        &[0, 1, 2, 255, 300],
+    );
+    for (k, &dist) in [0u64, 1, 2, 255, 300].iter().enumerate() {
+        assert_eq!(
+            many[k],
+            score(Path::HfF32, &inv_freq(Path::HfF32, d, 10000.0), 300, dist)
+        );
+    }
     // The largest angle error grows with the position and is zero for exact.
     assert_eq!(max_angle_error(Path::Exact, d, 10000.0, 123_456), 0.0);
     assert!(

@@ -213,25 +213,31 @@ pub fn wrapped_difference(a: f64, b: f64) -> f64 {
     }
 }
 
-/// The largest wrapped angle error over all pairs of `pos` under `path`, against exact
-/// float64 (NaN when the path's angle is not finite).
-pub fn max_angle_error(path: Path, head_dim: usize, theta: f64, pos: u64) -> f64 {
-    let exact = angles(Path::Exact, &inv_freq(Path::Exact, head_dim, theta), pos);
-    largest_error(&angles(path, &inv_freq(path, head_dim, theta), pos), &exact)
-}
-
-/// The `q = k = 1` score between a query at `m` and a key at `m − d` (each pair rotated with
-/// the path's cos/sin, the dot accumulated in f64): `Σ_j (cos_m cos_n + sin_m sin_n) · 2`,
-/// the factor 2 for the two dimensions of each pair. `None` when `d > m`.
-pub fn score(path: Path, inv_freq: &[f64], m: u64, d: u64) -> Option<f64> {
-    let n = m.checked_sub(d)?;
+/// The `q = k = 1` scores of a query at `m` with the keys `d` back, for each `d` in
+/// `distances` (all ≤ `m`): each pair rotated with the path's cos/sin, the dot accumulated in
+/// f64, `Σ_j 2·(cos_m cos_n + sin_m sin_n)` (two dimensions a pair). The query is rotated once,
+/// and consecutive keys the path stores at one position once.
+pub fn scores(path: Path, inv_freq: &[f64], m: u64, distances: &[u64]) -> Vec<f64> {
     let q = rotation(path, inv_freq, m);
-    let k = rotation(path, inv_freq, n);
-    Some(
-        (0..inv_freq.len())
-            .map(|j| 2.0 * (q.cos[j] * k.cos[j] + q.sin[j] * k.sin[j]))
-            .sum(),
-    )
+    let mut last_key: Option<(f64, f64)> = None;
+    distances
+        .iter()
+        .map(|&d| {
+            let n = m.saturating_sub(d);
+            let stored = path.stored_position(n);
+            if let Some((at, value)) = last_key {
+                if at == stored {
+                    return value;
+                }
+            }
+            let k = rotation(path, inv_freq, n);
+            let value = (0..inv_freq.len())
+                .map(|j| 2.0 * (q.cos[j] * k.cos[j] + q.sin[j] * k.sin[j]))
+                .sum();
+            last_key = Some((stored, value));
+            value
+        })
+        .collect()
 }
 
 /// How many distinct stored positions a path has among `0..=pos` (in O(log pos) steps: the

@@ -107,17 +107,7 @@ impl PrecisionState {
         get: &dyn Fn(&str) -> Option<String>,
         notices: &mut Notices,
     ) -> PrecisionState {
-        let mut head_dim = PREC_HEAD_DIM.read(get("head_dim").as_deref(), notices) as usize;
-        if head_dim % 2 == 1 {
-            notices.push(
-                "head_dim",
-                format!(
-                    "RoPE rotates pairs of dimensions: {head_dim} is odd; used {}.",
-                    head_dim - 1
-                ),
-            );
-            head_dim -= 1;
-        }
+        let head_dim = super::rope::read_even(PREC_HEAD_DIM, get("head_dim").as_deref(), notices);
         let theta = PREC_THETA.read(get("theta").as_deref(), notices);
         let pos = PREC_POS.read(get("pos").as_deref(), notices).round() as u64;
         let m = PREC_M.read(get("m").as_deref(), notices).round() as u64;

@@ -203,11 +203,6 @@ impl View {
         self.spec().title
     }
 
-    /// The stable panel IDs of the view, in page order.
-    pub fn panels(self) -> impl Iterator<Item = &'static str> {
-        self.spec().panels.iter().map(|p| p.id)
-    }
-
     /// Whether `id` is one of this view's panels.
     pub fn has_panel(self, id: &str) -> bool {
         self.spec().panels.iter().any(|p| p.id == id)

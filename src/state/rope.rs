@@ -125,7 +125,7 @@ impl Default for RopeState {
 }
 
 /// Reads `head_dim`, rounding an odd value down with a notice (pairs need an even width).
-fn read_even(spec: IntSpec, raw: Option<&str>, notices: &mut Notices) -> usize {
+pub(crate) fn read_even(spec: IntSpec, raw: Option<&str>, notices: &mut Notices) -> usize {
     let v = spec.read(raw, notices) as usize;
     if v % 2 == 1 {
         notices.push(

@@ -245,8 +245,7 @@ pub fn Choice(
                                 type="radio"
                                 name=name
                                 value=v
-                                // `try_`: a view being replaced may still run this once.
-                                prop:checked=move || value.try_get().is_some_and(|x| x == v)
+                                prop:checked=move || value.get() == v
                                 on:change=move |_| on_change.run(v.to_string())
                             />
                             <span>{text}</span>

@@ -5,7 +5,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::encoding::precision::{
-    angles, distinct_positions, inv_freq, largest_error, rotation, wrapped_difference, Path,
+    angles, distinct_positions, inv_freq, largest_error, rotation, scores, wrapped_difference, Path,
 };
 use crate::export::csv;
 use crate::format::sig;
@@ -335,28 +335,9 @@ fn AnglesPanel(ps: Memo<PrecisionState>) -> impl IntoView {
 /// Rotations (one per key position) the score chart may compute per path and frame.
 const SCORE_BUDGET: u64 = 60_000;
 
-/// The q = k = 1 scores of the query at `s.m` with the keys `d` back, for each `d` in `ds`
-/// (the query rotated once; consecutive keys the path stores at one position rotated once).
+/// The q = k = 1 scores of the query at `s.m` with the keys `d` back, for each `d` in `ds`.
 fn scores_at(p: Path, s: &PrecisionState, ds: &[u64]) -> Vec<f64> {
-    let inv = inv_freq(p, s.head_dim, s.theta);
-    let q = rotation(p, &inv, s.m);
-    let mut last_key: Option<(f64, f64)> = None;
-    ds.iter()
-        .map(|&d| {
-            let stored = p.stored_position(s.m - d);
-            if let Some((at, value)) = last_key {
-                if at == stored {
-                    return value;
-                }
-            }
-            let k = rotation(p, &inv, s.m - d);
-            let value = (0..inv.len())
-                .map(|j| 2.0 * (q.cos[j] * k.cos[j] + q.sin[j] * k.sin[j]))
-                .sum();
-            last_key = Some((stored, value));
-            value
-        })
-        .collect()
+    scores(p, &inv_freq(p, s.head_dim, s.theta), s.m, ds)
 }
 
 #[component]

@@ -352,8 +352,7 @@ fn RotationPanel(m: RopeMemos) -> impl IntoView {
         }
     };
     on_cleanup(move || {
-        // `try_`: the stored value may already be gone when the view is torn down.
-        if let Some(Some(handle)) = timer.try_get_value() {
+        if let Some(handle) = timer.get_value() {
             handle.clear();
         }
     });

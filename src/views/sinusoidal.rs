@@ -541,7 +541,11 @@ fn SimilarityPanel(
             // The dot products span from a little below zero to d/2 on the diagonal: a
             // sequential map over exactly that range uses all of its colours.
             let cmap = ColorMap::sequential();
-            let stride = n.div_ceil(600).max(1);
+            // One series of dot products by offset serves the colour range and the picture:
+            // sampled at the canvas's resolution (the plot is a little smaller, so at least
+            // one sample per pixel).
+            let canvas_px = p.canvas.width().min(p.canvas.height()).max(1) as usize;
+            let stride = n.div_ceil(canvas_px).max(1);
             let g = sim.relative_series(stride, n.div_ceil(stride));
             // An odd width adds a lone sin·sin term in [−1, 1].
             let lone = if sim.has_lone_column() { 1.0 } else { 0.0 };
@@ -557,10 +561,8 @@ fn SimilarityPanel(
                 "PE[p]·PE[q]",
             );
             let rect = draw_heatmap_frame(&p.area()?, &frame, &p.theme).ok()?;
-            let stride = n.div_ceil(rect.width().min(rect.height()).max(1)).max(1);
             let rows = AxisSamples::with_stride(n, stride, rect.height());
             let cols = AxisSamples::with_stride(n, stride, rect.width());
-            let g = sim.relative_series(stride, rows.indices.len());
             let grid = SampledGrid::compute(rows, cols, |r, c| {
                 g[r.abs_diff(c) / stride] + sim.lone_term(r, c)
             });
