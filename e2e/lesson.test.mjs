@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { useApp, openApp, query, DIST } from './support.mjs';
+import { useApp, openApp, query, idle, DIST } from './support.mjs';
 
 const app = useApp();
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -22,6 +22,7 @@ async function atStep(page, n) {
     const charts = [...document.querySelectorAll('.lesson canvas.chart')];
     return charts.every((c) => c.hasAttribute('data-plot'));
   }, [n, step.panels], { timeout: 20000 });
+  await idle(page);
   assert.equal(query(page).get('step'), String(n));
   assert.equal(await page.locator('.lesson-step h2').innerText(), `${n}. ${step.title}`);
   assert.equal(await page.locator('.lesson-text').innerText(), step.text);
@@ -95,6 +96,7 @@ test('a step opens by deep link and embedded, without the site header', async ()
   await atStep(page, 15);
   await page.locator('.compare-table button[data-view="rope"]').click();
   await page.waitForSelector('[data-panel="rope-decay"] canvas[data-plot]', { timeout: 20000 });
+  await idle(page);
   assert.equal(query(page).get('lesson'), null);
   assert.equal(query(page).get('view'), 'rope');
   // The navigation leaves a loaded lesson for the chosen view, too.
@@ -102,6 +104,7 @@ test('a step opens by deep link and embedded, without the site header', async ()
   await atStep(page, 4);
   await page.getByRole('button', { name: 'Relative biases', exact: true }).click();
   await page.waitForSelector('[data-panel="alibi-slopes"] canvas[data-plot]', { timeout: 20000 });
+  await idle(page);
   assert.equal(query(page).get('view'), 'bias');
     // A step past the end is brought within the lesson.
   await page.goto(`${app.server.url}?lesson=seed&step=99`);
@@ -138,6 +141,7 @@ test('presenter mode is readable from the back of a classroom at 1920 × 1080', 
   const insetPresent = Number((await page.locator('.lesson canvas.chart').getAttribute('data-plot')).split(',')[0]);
   await page.getByRole('button', { name: 'Leave presenter mode' }).click();
   await page.waitForFunction(() => !document.querySelector('.lesson.present') && [...document.querySelectorAll('.lesson canvas.chart')].every((c) => c.hasAttribute('data-plot')));
+  await idle(page);
   assert.equal(query(page).get('present'), null);
   const insetNormal = Number((await page.locator('.lesson canvas.chart').getAttribute('data-plot')).split(',')[0]);
   assert.ok(insetPresent > insetNormal * 1.3, `${insetPresent} vs ${insetNormal}`);

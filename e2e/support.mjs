@@ -94,9 +94,19 @@ export async function paints(page) {
   return page.evaluate(() => window.__peLab?.paints ?? 0);
 }
 
-/** Waits for the paints triggered by the last action to finish (effects run in microtasks). */
+/**
+ * Waits until the app shows the state of the last action everywhere: charts on screen paint in
+ * the next frame, charts off screen and the URL once the controls rest (`__peLab.pending` is
+ * what is still waiting).
+ */
 export async function settle(page) {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+  await idle(page);
+}
+
+/** Waits until nothing is left to paint or write (off-screen charts, the URL). */
+export async function idle(page) {
+  await page.waitForFunction(() => (window.__peLab?.pending ?? 0) === 0, null, { timeout: 20000 });
 }
 
 /** The canvas pixels of a panel's first chart, as a data URL (to compare before and after). */

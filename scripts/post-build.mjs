@@ -49,11 +49,13 @@ run('wasm-split-cli', [raw, splitDir, '--out-name', stem]);
 run('wasm-bindgen', [
   path.join(splitDir, `${stem}.wasm`), '--target', 'web', '--no-typescript', '--keep-lld-exports',
   '--no-demangle', '--out-dir', pkgDir, '--out-name', stem,
+  // PE_LAB_PROFILE=1 keeps function names, for reading a profile (bigger files).
+  ...(process.env.PE_LAB_PROFILE ? ['--keep-debug'] : []),
 ]);
 const chunks = fs.readdirSync(splitDir).filter((f) => f.endsWith('.wasm') && f !== `${stem}.wasm`);
 // The same wasm-opt settings as index.html gives trunk for the main module; the chunks share
 // its memory, so they get no assumption about memory contents (plain -Oz).
-const wasmOpt = (file, extra) => release && run('wasm-opt', ['-Oz', ...extra, file, '-o', file]);
+const wasmOpt = (file, extra) => release && run('wasm-opt', ['-Oz', ...(process.env.PE_LAB_PROFILE ? ['-g'] : []), ...extra, file, '-o', file]);
 wasmOpt(path.join(pkgDir, `${stem}_bg.wasm`), ['--low-memory-unused', '--zero-filled-memory']);
 for (const c of chunks) wasmOpt(path.join(splitDir, c), []);
 

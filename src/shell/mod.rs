@@ -43,6 +43,43 @@ pub fn App() -> impl IntoView {
     mount_state(initial, notices)
 }
 
+/// The least time between two URL writes while the state keeps changing.
+const URL_WRITE_EVERY_MS: f64 = 250.0;
+
+/// Keeps the URL equal to the state, never inside an input's frame: a write waits for the
+/// frame after the change and for at most one write per [`URL_WRITE_EVERY_MS`], and it always
+/// writes the latest state (the last change of a drag is never lost).
+fn follow_in_url(state: RwSignal<AppState>) {
+    // (time of the last write, the query it wrote, a write is scheduled)
+    let writer = StoredValue::new((f64::NEG_INFINITY, String::new(), false));
+    Effect::new(move |_| {
+        state.track();
+        if writer.with_value(|w| w.2) {
+            return;
+        }
+        writer.update_value(|w| w.2 = true);
+        crate::ui::schedule::other_pending(1);
+        let write = move || {
+            crate::ui::schedule::other_pending(-1);
+            let Some(query) = state.try_with_untracked(|s| s.to_query()) else {
+                return;
+            };
+            writer.try_update_value(|w| {
+                if w.1 != query {
+                    dom::replace_query(&query);
+                    w.1 = query;
+                }
+                w.0 = dom::now_ms();
+                w.2 = false;
+            });
+        };
+        let wait = writer.with_value(|w| (w.0 + URL_WRITE_EVERY_MS - dom::now_ms()).max(0.0));
+        request_animation_frame(move || {
+            set_timeout(write, std::time::Duration::from_millis(wait.ceil() as u64));
+        });
+    });
+}
+
 /// Builds the UI for a given state (also used by browser tests).
 pub fn mount_state(initial: AppState, notices: Notices) -> impl IntoView {
     let state = RwSignal::new(initial);
@@ -68,8 +105,7 @@ pub fn mount_state(initial: AppState, notices: Notices) -> impl IntoView {
     provide_context(crate::ui::tables::TableStore::new());
 
     // The URL follows the state (replaceState: sliding does not flood the history).
-    let query = select_state(state, |s| s.to_query());
-    Effect::new(move |_| dom::replace_query(&query.get()));
+    follow_in_url(state);
     // The theme lives on <html> so that CSS and charts agree.
     Effect::new(move |_| {
         if let Some(root) = dom::window()

@@ -68,6 +68,13 @@ pub fn mark_painted(panel: &str) {
     let _ = js_sys::Reflect::set(&record, &"memoryBytes".into(), &memory);
 }
 
+/// Sets `window.__peLab[key]` (read by the benchmark and the end-to-end specs).
+pub fn set_record(key: &str, value: f64) {
+    if let Some(record) = pe_lab_record() {
+        let _ = js_sys::Reflect::set(&record, &key.into(), &value.into());
+    }
+}
+
 /// `window.__peLab`, created on first use.
 fn pe_lab_record() -> Option<JsValue> {
     let w = window()?;

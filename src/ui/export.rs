@@ -17,13 +17,16 @@ pub fn png(canvas: NodeRef<Canvas>, filename: &str) {
         return;
     };
     let filename = filename.to_string();
-    let on_blob =
-        wasm_bindgen::closure::Closure::once_into_js(move |blob: Option<web_sys::Blob>| {
-            if let Some(blob) = blob {
-                let _ = dom::download_parts(&js_sys::Array::of1(&blob), "image/png", &filename);
-            }
-        });
-    let _ = c.to_blob(on_blob.unchecked_ref());
+    // An off-screen chart may not show the current state yet: it paints first.
+    super::schedule::when_current(&c.clone(), move || {
+        let on_blob =
+            wasm_bindgen::closure::Closure::once_into_js(move |blob: Option<web_sys::Blob>| {
+                if let Some(blob) = blob {
+                    let _ = dom::download_parts(&js_sys::Array::of1(&blob), "image/png", &filename);
+                }
+            });
+        let _ = c.to_blob(on_blob.unchecked_ref());
+    });
 }
 
 /// Rows and columns that the "show data as table" view of a chart shows.

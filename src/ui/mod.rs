@@ -2,8 +2,10 @@
 //! helpers, export actions, loaded tables and the shared widgets. Nothing here imports a view
 //! or the shell.
 
+pub mod canvas;
 pub mod context;
 pub mod dom;
 pub mod export;
+pub mod schedule;
 pub mod tables;
 pub mod widgets;

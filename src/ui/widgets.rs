@@ -5,13 +5,14 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea};
-use plotters_canvas::CanvasBackend;
 use wasm_bindgen::{Clamped, JsCast};
 
+use super::canvas::Canvas2d;
 use super::context::AppCtx;
 use super::dom;
+use super::schedule::{self, Slot};
 use crate::format::sig;
-use crate::render::charts::{PlotRect, Theme};
+use crate::render::charts::{draw_heatmap_frame, HeatmapFrame, PlotRect, Theme};
 use crate::state::params::{FloatSpec, IntSpec};
 use crate::state::AppState;
 
@@ -302,11 +303,78 @@ pub fn Panel(
 pub struct Painter {
     pub canvas: web_sys::HtmlCanvasElement,
     pub theme: Theme,
+    /// The chart's last heatmap frame, kept to be copied back (see [`Painter::heatmap_frame`]).
+    frame_cache: StoredValue<Option<FrameCache>, LocalStorage>,
+}
+
+/// A heatmap's axes and colour bar as last drawn: what they showed, a copy of the canvas
+/// with them, and the plotting area they left.
+struct FrameCache {
+    key: String,
+    copy: web_sys::HtmlCanvasElement,
+    rect: PlotRect,
 }
 
 impl Painter {
-    pub fn area(&self) -> Option<DrawingArea<CanvasBackend, Shift>> {
-        CanvasBackend::with_canvas_object(self.canvas.clone()).map(|b| b.into_drawing_area())
+    pub fn area(&self) -> Option<DrawingArea<Canvas2d, Shift>> {
+        Canvas2d::new(self.canvas.clone()).map(|b| b.into_drawing_area())
+    }
+
+    /// Draws a heatmap's frame (axes, labels, colour bar) and returns the area its image must
+    /// fill. When the frame is what this chart last drew (only the data moved), the pixels
+    /// are copied back instead of drawn again: the labels are most of a heatmap's paint.
+    pub fn heatmap_frame(&self, frame: &HeatmapFrame<'_>) -> Option<PlotRect> {
+        let cb = &frame.colour_bar;
+        let key = format!(
+            "{}|{}|{}|{}|{}|{:?}|{:?}|{}|{:?}|{}x{}",
+            frame.x_label,
+            frame.y_label,
+            frame.n_cols,
+            frame.n_rows,
+            cb.cmap.name,
+            cb.lo,
+            cb.hi,
+            cb.label,
+            self.theme,
+            self.canvas.width(),
+            self.canvas.height()
+        );
+        let context = |c: &web_sys::HtmlCanvasElement| {
+            c.get_context("2d")
+                .ok()
+                .flatten()
+                .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+        };
+        let cached = self.frame_cache.with_value(|c| {
+            c.as_ref()
+                .filter(|c| c.key == key)
+                .map(|c| (c.copy.clone(), c.rect))
+        });
+        if let Some((copy, rect)) = cached {
+            let ctx = context(&self.canvas)?;
+            if ctx
+                .draw_image_with_html_canvas_element(&copy, 0.0, 0.0)
+                .is_ok()
+            {
+                return Some(rect);
+            }
+        }
+        let rect = draw_heatmap_frame(&self.area()?, frame, &self.theme).ok()?;
+        // Keep a copy for the next paint (none when the browser cannot make one).
+        let copy = dom::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.create_element("canvas").ok())
+            .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok());
+        let kept = copy.and_then(|copy| {
+            copy.set_width(self.canvas.width());
+            copy.set_height(self.canvas.height());
+            context(&copy)?
+                .draw_image_with_html_canvas_element(&self.canvas, 0.0, 0.0)
+                .ok()?;
+            Some(FrameCache { key, copy, rect })
+        });
+        self.frame_cache.set_value(kept);
+        Some(rect)
     }
 
     /// Puts an RGBA image (exactly `rect`'s size) into the canvas at `rect`.
@@ -458,19 +526,41 @@ fn chart_canvas(chart: Chart) -> AnyView {
     let height = presentation.map_or(height, |p| height.max(p.min_height));
     let text_scale = presentation.map_or(1.0, |p| p.text_scale);
     let rect = StoredValue::new(PlotRect::default());
+    let frame_cache = StoredValue::new_local(None);
     // The plotting area and canvas size as last painted, for the overlay of marks.
     let painted = RwSignal::new((PlotRect::default(), 0u32, 0u32));
     // The canvas's laid-out width, from a ResizeObserver: a chart built before it is in the
     // page (a view loaded on demand) or resized by the layout repaints at its real width.
     let laid_out_width = RwSignal::new(0.0f64);
-    node_ref.on_load(move |canvas| observe_width(&canvas, laid_out_width));
+    // Painted in animation frames, on screen first (see `schedule`).
+    let slot = Slot::new();
+    node_ref.on_load(move |canvas| {
+        observe_width(&canvas, laid_out_width);
+        let _ = canvas.set_attribute("data-chart", &slot.id().to_string());
+        schedule::observe_on_screen(&canvas, slot);
+    });
     Effect::new(move |_| {
+        if !slot.granted() {
+            // An input changed what the chart draws: it paints in its turn, with whatever the
+            // state is by then (reading nothing else here, so further inputs do not wake it).
+            slot.dirty();
+            return;
+        }
         let dark = ctx.dark.get();
         ctx.layout_tick.track();
         let observed = laid_out_width.get();
-        let Some(canvas) = node_ref.get() else { return };
+        let Some(canvas) = node_ref.get() else {
+            slot.painted();
+            return;
+        };
         let dpr = dom::device_pixel_ratio();
-        let css_w = f64::from(canvas.client_width()).max(observed).max(200.0);
+        // The observed width; reading the element's would force a layout in every frame.
+        let css_w = if observed > 0.0 {
+            observed
+        } else {
+            f64::from(canvas.client_width())
+        }
+        .max(200.0);
         let w = (css_w * dpr).min(MAX_CANVAS_PX).round() as u32;
         let h = (height * dpr).min(MAX_CANVAS_PX).round() as u32;
         if canvas.width() != w {
@@ -485,7 +575,11 @@ fn chart_canvas(chart: Chart) -> AnyView {
         } else {
             Theme::light(scale)
         };
-        let painter = Painter { canvas, theme };
+        let painter = Painter {
+            canvas,
+            theme,
+            frame_cache,
+        };
         if let Some(r) = paint(&painter) {
             rect.set_value(r);
             if marks.is_some() && painted.get_untracked() != (r, w, h) {
@@ -496,6 +590,7 @@ fn chart_canvas(chart: Chart) -> AnyView {
                 .canvas
                 .set_attribute("data-plot", &format!("{},{},{},{}", r.x0, r.y0, r.x1, r.y1));
         }
+        slot.painted();
         dom::mark_painted(panel);
     });
     let fraction = move |ev: &web_sys::MouseEvent| -> Option<(f64, f64)> {

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use crate::encoding::bias::{alibi_bias, alibi_slopes, t5_bucket};
 use crate::export::csv;
 use crate::format::sig;
-use crate::render::charts::{draw_heatmap_frame, fit_y_range, LineChart, SeriesStyle};
+use crate::render::charts::{fit_y_range, LineChart, SeriesStyle};
 use crate::render::colormap::ColorMap;
 use crate::render::raster::{AxisSamples, SampledGrid};
 use crate::state::more::{BiasState, BIAS_LEN, BUCKETS, HEAD, HEADS, MAX_DISTANCE};
@@ -145,7 +145,7 @@ fn AlibiBiasPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoV
             0.0,
             "bias",
         );
-        let rect = draw_heatmap_frame(&p.area()?, &frame, &p.theme).ok()?;
+        let rect = p.heatmap_frame(&frame)?;
         let grid = SampledGrid::compute(
             AxisSamples::centred(n, rect.height()),
             AxisSamples::centred(n, rect.width()),

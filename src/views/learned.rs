@@ -13,8 +13,7 @@ use crate::encoding::learned::{CosineMatrix, OffsetCurve, Pca, Table, MAX_FILE_B
 use crate::export::csv;
 use crate::format::sig;
 use crate::render::charts::{
-    axis_label, draw_heatmap_frame, fit_y_range, usable_range, Band, LineChart, PlotRect,
-    SeriesStyle,
+    axis_label, fit_y_range, usable_range, Band, LineChart, PlotRect, SeriesStyle,
 };
 use crate::render::colormap::ColorMap;
 use crate::render::raster::{AxisSamples, SampledGrid};
@@ -248,7 +247,7 @@ fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
             let t = &t.as_ref()?.table;
             let cmap = ColorMap::diverging();
             let frame = heatmap_frame(&cmap, t.cols, n, "dimension", "position", -r, r, "value");
-            let rect = draw_heatmap_frame(&p.area()?, &frame, &p.theme).ok()?;
+            let rect = p.heatmap_frame(&frame)?;
             let grid = SampledGrid::compute(
                 AxisSamples::centred(n, rect.height()),
                 AxisSamples::centred(t.cols, rect.width()),
@@ -346,7 +345,7 @@ fn SimilarityPanel(m: LearnedMemos) -> impl IntoView {
             let c = c.as_ref()?;
             let cmap = ColorMap::diverging();
             let frame = heatmap_frame(&cmap, n, n, "position", "position", -1.0, 1.0, "cosine");
-            let rect = draw_heatmap_frame(&p.area()?, &frame, &p.theme).ok()?;
+            let rect = p.heatmap_frame(&frame)?;
             let k = c.positions.len();
             let stride = c.positions.get(1).copied().unwrap_or(1).max(1);
             let grid = SampledGrid::compute(

@@ -9,7 +9,7 @@ use crate::encoding::rope::PairLayout;
 use crate::encoding::rope::{mean_random_weights, su_bound_series, Rope, ScoreWeights};
 use crate::export::csv;
 use crate::format::sig;
-use crate::render::charts::{draw_heatmap_frame, series_colour, LineChart, PlotRect, SeriesStyle};
+use crate::render::charts::{series_colour, LineChart, PlotRect, SeriesStyle};
 use crate::render::colormap::ColorMap;
 use crate::render::envelope::{display_stride, TERMS_PER_FRAME};
 use crate::render::raster::{AxisSamples, SampledGrid};
@@ -422,7 +422,7 @@ fn AnglesPanel(m: RopeMemos) -> impl IntoView {
                 1.0,
                 "cos(pos·θ_j)",
             );
-            let rect = draw_heatmap_frame(&p.area()?, &frame, &p.theme).ok()?;
+            let rect = p.heatmap_frame(&frame)?;
             let grid = SampledGrid::compute(
                 AxisSamples::centred(n, rect.height()),
                 AxisSamples::centred(pairs, rect.width()),
@@ -690,7 +690,7 @@ fn ScoreMatrixPanel(m: RopeMemos) -> impl IntoView {
                     bound,
                     "score",
                 );
-                let rect = draw_heatmap_frame(&area, &frame, &p.theme).ok()?;
+                let rect = p.heatmap_frame(&frame)?;
                 let rows = AxisSamples::with_stride(n, stride, rect.height());
                 let cols = AxisSamples::with_stride(n, stride, rect.width());
                 let grid = SampledGrid::compute(rows, cols, |mq, nk| {

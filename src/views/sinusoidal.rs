@@ -9,9 +9,7 @@ use crate::encoding::sinusoidal::{column_of, ColumnKind};
 use crate::encoding::{Layout, Sinusoid};
 use crate::export::csv;
 use crate::format::{sig, sinusoidal_cell, sinusoidal_definition};
-use crate::render::charts::{
-    draw_heatmap_frame, fit_y_range, Band, LineChart, Series, SeriesStyle,
-};
+use crate::render::charts::{fit_y_range, Band, LineChart, Series, SeriesStyle};
 use crate::render::colormap::ColorMap;
 use crate::render::envelope::{display_stride, TERMS_PER_FRAME};
 use crate::render::raster::{AxisSamples, SampledGrid};
@@ -140,7 +138,7 @@ fn HeatmapPanel(
                 1.0,
                 "PE value",
             );
-            let rect = draw_heatmap_frame(&p.area()?, &frame, &p.theme).ok()?;
+            let rect = p.heatmap_frame(&frame)?;
             let grid = SampledGrid::compute(
                 AxisSamples::centred(n, rect.height()),
                 AxisSamples::centred(pe.d_model, rect.width()),
@@ -560,7 +558,7 @@ fn SimilarityPanel(
                 bound,
                 "PE[p]·PE[q]",
             );
-            let rect = draw_heatmap_frame(&p.area()?, &frame, &p.theme).ok()?;
+            let rect = p.heatmap_frame(&frame)?;
             let rows = AxisSamples::with_stride(n, stride, rect.height());
             let cols = AxisSamples::with_stride(n, stride, rect.width());
             let grid = SampledGrid::compute(rows, cols, |r, c| {
@@ -727,7 +725,7 @@ fn OffsetPanel(
                 1.0,
                 "M(k) entry",
             );
-            let rect = draw_heatmap_frame(&p.area()?, &frame, &p.theme).ok()?;
+            let rect = p.heatmap_frame(&frame)?;
             let grid = SampledGrid::compute(
                 AxisSamples::centred(shown, rect.height()),
                 AxisSamples::centred(shown, rect.width()),

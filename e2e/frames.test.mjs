@@ -1,0 +1,125 @@
+// Painting in frames, on screen first (issue 10): whatever the order and speed of the inputs,
+// once the controls rest every chart shows exactly what a fresh load of the final URL shows;
+// an off-screen chart scrolled into view or exported is current; many inputs in one frame
+// paint once.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useApp, openApp, settle, registeredViews } from './support.mjs';
+
+const app = useApp();
+
+/** Every chart's pixels, in page order. */
+const allCanvases = (page) => page.evaluate(() => [...document.querySelectorAll('main canvas.chart')].map((c) => c.toDataURL()));
+
+/** Drags a slider with the mouse through `steps` positions without waiting, then lets go. */
+async function drag(page, id, from, to, steps = 8) {
+  const slider = page.locator(`#${id}`);
+  await slider.scrollIntoViewIfNeeded();
+  const box = await slider.boundingBox();
+  const y = box.y + box.height / 2;
+  const x = (f) => box.x + 8 + f * (box.width - 16);
+  await page.mouse.move(x(from), y);
+  await page.mouse.down();
+  for (let k = 1; k <= steps; k++) await page.mouse.move(x(from + ((to - from) * k) / steps), y);
+  await page.mouse.up();
+}
+
+test('after any drags, every canvas equals a fresh load of the final URL, pixel for pixel', async () => {
+  for (const { name } of await registeredViews(app)) {
+    const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=${name}`);
+    const sliders = await page.$$eval('main input[type=range]', (els) => els.filter((e) => e.offsetParent !== null).map((e) => e.id));
+    if (sliders.length === 0) {
+      await context.close();
+      continue;
+    }
+    // Two sliders, each dragged one way and back part of the way, with no pause.
+    for (const id of sliders.slice(0, 2)) {
+      await drag(page, id, 0.2, 0.8);
+      await drag(page, id, 0.8, 0.45, 5);
+    }
+    await settle(page);
+    const finalUrl = page.url();
+    const moved = await allCanvases(page);
+    const fresh = await openApp(app.browser, finalUrl);
+    await settle(fresh.page);
+    assert.equal(fresh.page.url(), finalUrl, `${name}: a fresh load keeps the URL`);
+    const expected = await allCanvases(fresh.page);
+    assert.equal(moved.length, expected.length, `${name}: same charts`);
+    moved.forEach((d, i) => assert.ok(d === expected[i], `${name}: chart ${i} after the drags differs from a fresh load of ${finalUrl}`));
+    assert.deepEqual([...errors, ...fresh.errors], [], name);
+    await fresh.context.close();
+    await context.close();
+  }
+});
+
+test('an off-screen chart scrolled into view right after a move shows the new state', async () => {
+  const { page, context } = await openApp(app.browser, `${app.server.url}?view=sinusoidal`);
+  // pe-offset sits far below the first screen at 1280 × 900.
+  const below = await page.evaluate(() => document.querySelector('[data-panel="pe-offset"]').getBoundingClientRect().top > innerHeight * 1.5);
+  assert.ok(below, 'pe-offset starts off screen');
+  await page.evaluate(() => {
+    const el = document.querySelector('#ctl-base');
+    el.value = '3.3';
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  // Scrolled in at once, and shown after two frames (the observer's and the paint's).
+  await page.evaluate(() => document.querySelector('[data-panel="pe-offset"]').scrollIntoView());
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r)))));
+  const shown = await page.evaluate(() => document.querySelector('[data-panel="pe-offset"] canvas').toDataURL());
+  await settle(page);
+  const fresh = await openApp(app.browser, page.url());
+  await fresh.page.evaluate(() => document.querySelector('[data-panel="pe-offset"]').scrollIntoView());
+  await settle(fresh.page);
+  const expected = await fresh.page.evaluate(() => document.querySelector('[data-panel="pe-offset"] canvas').toDataURL());
+  assert.ok(shown === expected, 'the scrolled-in chart shows the current state');
+  await fresh.context.close();
+  await context.close();
+});
+
+test('the PNG of an off-screen chart exported right after a move is the current state', async () => {
+  const { page, context } = await openApp(app.browser, `${app.server.url}?view=sinusoidal`);
+  await page.evaluate(() => {
+    const el = document.querySelector('#ctl-d_model');
+    el.value = '200';
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  // Clicked without scrolling (a keyboard user, or a script): the chart is still off screen.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.evaluate(() => [...document.querySelectorAll('[data-panel="pe-offset"] .exports button')].find((b) => b.textContent === 'PNG').click()),
+  ]);
+  const fs = await import('node:fs');
+  const png = fs.readFileSync(await download.path()).toString('base64');
+  await settle(page);
+  const fresh = await openApp(app.browser, page.url());
+  await settle(fresh.page);
+  // The panel has two charts; the PNG is one of them, as a fresh load draws it.
+  const expected = await fresh.page.evaluate(() => [...document.querySelectorAll('[data-panel="pe-offset"] canvas')].map((c) => c.toDataURL()));
+  assert.ok(expected.includes(`data:image/png;base64,${png}`), 'the exported PNG shows the current state');
+  await fresh.context.close();
+  await context.close();
+});
+
+test('many inputs before a frame paint each chart on screen once, and the URL holds the last', async () => {
+  const { page, context } = await openApp(app.browser, `${app.server.url}?view=sinusoidal`);
+  await settle(page);
+  const { painted, onScreen } = await page.evaluate(async () => {
+    const el = document.querySelector('#ctl-seq_len');
+    const before = window.__peLab.paints;
+    // Twenty inputs in one task: all before the next frame.
+    for (let n = 0; n < 20; n++) {
+      el.value = String(200 + n * 10);
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    const onScreen = [...document.querySelectorAll('main canvas.chart')].filter((c) => {
+      const r = c.getBoundingClientRect();
+      return r.bottom > -innerHeight / 4 && r.top < innerHeight * 1.25;
+    }).length;
+    return { painted: window.__peLab.paints - before, onScreen };
+  });
+  assert.ok(painted >= 1 && painted <= onScreen, `one paint per chart on screen: ${painted} paints, ${onScreen} charts on screen`);
+  await settle(page);
+  assert.equal(new URL(page.url()).searchParams.get('seq_len'), '390');
+  await context.close();
+});

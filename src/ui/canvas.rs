@@ -1,0 +1,185 @@
+//! The canvas backend the charts draw on: plotters' `CanvasBackend`, except that text is
+//! measured with the canvas's own `measureText`. Plotters measures text in the browser by
+//! adding a `<span>` to the page and reading its size, which forces a layout of the whole page
+//! for every tick label: milliseconds per chart, inside the frame of every slider move.
+
+use plotters::prelude::DrawingBackend;
+use plotters_backend::text_anchor::{HPos, VPos};
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontTransform,
+};
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+pub struct Canvas2d {
+    inner: CanvasBackend,
+    context: CanvasRenderingContext2d,
+    /// The font last set on the context: setting one makes the browser parse it, so a chart's
+    /// hundred labels in one font set it once.
+    font: std::cell::RefCell<String>,
+}
+
+impl Canvas2d {
+    pub fn new(canvas: HtmlCanvasElement) -> Option<Canvas2d> {
+        let context = canvas.get_context("2d").ok()??.dyn_into().ok()?;
+        let inner = CanvasBackend::with_canvas_object(canvas)?;
+        Some(Canvas2d {
+            inner,
+            context,
+            font: std::cell::RefCell::new(String::new()),
+        })
+    }
+
+    /// Sets the font of `style` (the string `CanvasBackend` uses) unless it is set already.
+    fn use_font<S: BackendTextStyle>(&self, style: &S) {
+        let font = format!(
+            "{} {}px {}",
+            style.style().as_str(),
+            style.size(),
+            style.family().as_str(),
+        );
+        let mut last = self.font.borrow_mut();
+        if *last != font {
+            self.context.set_font(&font);
+            *last = font;
+        }
+    }
+}
+
+type Result<T> =
+    std::result::Result<T, DrawingErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>>;
+
+impl DrawingBackend for Canvas2d {
+    type ErrorType = <CanvasBackend as DrawingBackend>::ErrorType;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.inner.get_size()
+    }
+
+    fn ensure_prepared(&mut self) -> Result<()> {
+        self.inner.ensure_prepared()
+    }
+
+    fn present(&mut self) -> Result<()> {
+        self.inner.present()
+    }
+
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<()> {
+        self.inner.draw_pixel(point, color)
+    }
+
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Result<()> {
+        self.inner.draw_line(from, to, style)
+    }
+
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Result<()> {
+        self.inner.draw_rect(upper_left, bottom_right, style, fill)
+    }
+
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Result<()> {
+        self.inner.draw_path(path, style)
+    }
+
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Result<()> {
+        self.inner.draw_circle(center, radius, style, fill)
+    }
+
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Result<()> {
+        self.inner.fill_polygon(vert, style)
+    }
+
+    /// As `CanvasBackend::draw_text`, setting the font only when it changes.
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> Result<()> {
+        let color = style.color();
+        if color.alpha == 0.0 {
+            return Ok(());
+        }
+        let angle = match style.transform() {
+            FontTransform::None => 0.0,
+            FontTransform::Rotate90 => 90.0,
+            FontTransform::Rotate180 => 180.0,
+            FontTransform::Rotate270 => 270.0,
+        } / 180.0
+            * std::f64::consts::PI;
+        let (mut x, mut y) = (f64::from(pos.0), f64::from(pos.1));
+        let ctx = &self.context;
+        if angle != 0.0 {
+            ctx.save();
+            let _ = ctx.translate(x, y);
+            let _ = ctx.rotate(angle);
+            (x, y) = (0.0, 0.0);
+            // The font set inside save/restore is undone by restore.
+            self.font.borrow_mut().clear();
+        }
+        ctx.set_text_baseline(match style.anchor().v_pos {
+            VPos::Top => "top",
+            VPos::Center => "middle",
+            VPos::Bottom => "bottom",
+        });
+        ctx.set_text_align(match style.anchor().h_pos {
+            HPos::Left => "start",
+            HPos::Right => "end",
+            HPos::Center => "center",
+        });
+        let (r, g, b) = color.rgb;
+        ctx.set_fill_style_str(&format!("rgba({r},{g},{b},{})", color.alpha));
+        self.use_font(style);
+        let _ = ctx.fill_text(text, x, y);
+        if angle != 0.0 {
+            ctx.restore();
+            self.font.borrow_mut().clear();
+        }
+        Ok(())
+    }
+
+    /// The text's advance width and the font's line height, in pixels (what the `<span>` that
+    /// plotters would lay out reports).
+    fn estimate_text_size<S: BackendTextStyle>(&self, text: &str, style: &S) -> Result<(u32, u32)> {
+        self.use_font(style);
+        let Ok(metrics) = self.context.measure_text(text) else {
+            return Ok((0, 0));
+        };
+        let line = metrics.font_bounding_box_ascent() + metrics.font_bounding_box_descent();
+        let height = if line.is_finite() && line > 0.0 {
+            line
+        } else {
+            style.size() * 1.15
+        };
+        Ok((metrics.width().ceil() as u32, height.round() as u32))
+    }
+
+    fn blit_bitmap(&mut self, pos: BackendCoord, (iw, ih): (u32, u32), src: &[u8]) -> Result<()> {
+        self.inner.blit_bitmap(pos, (iw, ih), src)
+    }
+}

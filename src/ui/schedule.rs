@@ -1,0 +1,289 @@
+//! When charts paint. A chart whose inputs change is marked dirty, not painted: dirty charts
+//! that are on screen paint together in the next animation frame (however many inputs arrived
+//! before it, once), and dirty charts off screen paint when they scroll in or, one at a time,
+//! once the controls have rested. Nothing the user cannot see costs an input frame.
+//!
+//! A chart holds a [`Slot`]. Its paint effect reads [`Slot::granted`] first: `false` means the
+//! effect woke because an input changed, and it calls [`Slot::dirty`] and returns (reading
+//! nothing else, so later changes do not wake it again); `true` means this is its turn, and it
+//! paints (reading, and so tracking, everything the paint needs).
+
+use std::cell::{Cell, RefCell};
+
+use leptos::prelude::*;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+
+use super::dom;
+
+/// How long the controls must rest before off-screen charts are brought up to date.
+pub const REST_MS: f64 = 150.0;
+
+/// One chart's place in the schedule.
+#[derive(Clone, Copy)]
+pub struct Slot {
+    id: u32,
+    /// Bumped to give the chart its turn; its paint effect tracks it.
+    turn: RwSignal<u32>,
+    /// The last turn the chart used.
+    used: StoredValue<u32>,
+}
+
+struct Entry {
+    id: u32,
+    turn: RwSignal<u32>,
+    dirty: bool,
+    on_screen: bool,
+    /// Already queued for the next frame.
+    queued: bool,
+}
+
+thread_local! {
+    static ENTRIES: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
+    static NEXT_ID: Cell<u32> = const { Cell::new(1) };
+    static FRAME_REQUESTED: Cell<bool> = const { Cell::new(false) };
+    static IDLE_REQUESTED: Cell<bool> = const { Cell::new(false) };
+    static LAST_CHANGE: Cell<f64> = const { Cell::new(f64::NEG_INFINITY) };
+    /// Run after the next frame's paints (exports waiting for a current canvas).
+    static AFTER_FRAME: RefCell<Vec<Box<dyn FnOnce()>>> = const { RefCell::new(Vec::new()) };
+    /// Other work that must not run in an input frame and is still waiting (a URL write).
+    static OTHER_PENDING: Cell<u32> = const { Cell::new(0) };
+}
+
+impl Slot {
+    /// A new slot, dirty until its first turn. Removed from the schedule with its owner.
+    pub fn new() -> Slot {
+        let id = NEXT_ID.with(|n| {
+            let id = n.get();
+            n.set(id.wrapping_add(1));
+            id
+        });
+        let turn = RwSignal::new(0u32);
+        ENTRIES.with_borrow_mut(|e| {
+            e.push(Entry {
+                id,
+                turn,
+                dirty: true,
+                on_screen: false,
+                queued: false,
+            })
+        });
+        on_cleanup(move || {
+            ENTRIES.with_borrow_mut(|e| e.retain(|x| x.id != id));
+            publish_pending();
+        });
+        publish_pending();
+        Slot {
+            id,
+            turn,
+            used: StoredValue::new(0),
+        }
+    }
+
+    /// The chart's ID in the schedule (written on its canvas as `data-chart`).
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// Whether this run of the paint effect is the chart's turn (tracks the turn).
+    pub fn granted(&self) -> bool {
+        let turn = self.turn.get();
+        if turn == self.used.get_value() {
+            return false;
+        }
+        self.used.set_value(turn);
+        true
+    }
+
+    /// Something the chart draws changed: ask for a turn (the next frame when on screen).
+    pub fn dirty(&self) {
+        LAST_CHANGE.with(|t| t.set(dom::now_ms()));
+        let on_screen = with_entry(self.id, |e| {
+            e.dirty = true;
+            e.on_screen
+        });
+        match on_screen {
+            Some(true) => queue_frame(self.id),
+            Some(false) => request_idle(),
+            None => {}
+        }
+        publish_pending();
+    }
+
+    /// The chart painted.
+    pub fn painted(&self) {
+        with_entry(self.id, |e| e.dirty = false);
+        publish_pending();
+    }
+
+    /// The chart scrolled into or out of the viewport.
+    pub fn set_on_screen(&self, on_screen: bool) {
+        let dirty = with_entry(self.id, |e| {
+            e.on_screen = on_screen;
+            e.dirty
+        });
+        if on_screen && dirty == Some(true) {
+            queue_frame(self.id);
+        }
+    }
+}
+
+impl Default for Slot {
+    fn default() -> Self {
+        Slot::new()
+    }
+}
+
+fn with_entry<R>(id: u32, f: impl FnOnce(&mut Entry) -> R) -> Option<R> {
+    ENTRIES.with_borrow_mut(|e| e.iter_mut().find(|x| x.id == id).map(f))
+}
+
+/// Gives a chart its turn. The paint runs in the effect, in a microtask after the caller.
+fn give_turn(id: u32) {
+    let turn = with_entry(id, |e| {
+        e.queued = false;
+        e.turn
+    });
+    if let Some(turn) = turn {
+        turn.try_update(|t| *t = t.wrapping_add(1));
+    }
+}
+
+fn queue_frame(id: u32) {
+    with_entry(id, |e| e.queued = true);
+    if FRAME_REQUESTED.with(|r| r.replace(true)) {
+        return;
+    }
+    let requested = dom::window().and_then(|w| {
+        let cb = Closure::once_into_js(frame);
+        w.request_animation_frame(cb.unchecked_ref()).ok()
+    });
+    if requested.is_none() {
+        // No animation frames (a test harness): paint now.
+        frame();
+    }
+}
+
+/// The animation frame: every queued chart (all on screen) takes its turn; their effects paint
+/// in the microtasks that follow, before the browser renders this frame.
+fn frame() {
+    FRAME_REQUESTED.with(|r| r.set(false));
+    let queued: Vec<u32> = ENTRIES.with_borrow(|e| {
+        e.iter()
+            .filter(|x| x.queued && x.dirty)
+            .map(|x| x.id)
+            .collect()
+    });
+    for id in queued {
+        give_turn(id);
+    }
+    let waiting = AFTER_FRAME.with_borrow_mut(std::mem::take);
+    if !waiting.is_empty() {
+        // After the paints (microtasks) of this frame.
+        set_timeout(
+            move || {
+                for f in waiting {
+                    f();
+                }
+            },
+            std::time::Duration::ZERO,
+        );
+    }
+}
+
+/// Brings off-screen charts up to date, one per idle period, once the controls rest.
+fn request_idle() {
+    if IDLE_REQUESTED.with(|r| r.replace(true)) {
+        return;
+    }
+    let rested = dom::now_ms() - LAST_CHANGE.with(Cell::get);
+    let wait = (REST_MS - rested).max(0.0);
+    set_timeout(
+        || {
+            let Some(w) = dom::window() else { return };
+            let cb = Closure::once_into_js(idle);
+            if w.request_idle_callback(cb.unchecked_ref()).is_err() {
+                idle();
+            }
+        },
+        std::time::Duration::from_millis(wait.ceil() as u64),
+    );
+}
+
+fn idle() {
+    IDLE_REQUESTED.with(|r| r.set(false));
+    if dom::now_ms() - LAST_CHANGE.with(Cell::get) < REST_MS {
+        // An input arrived meanwhile: wait for the controls to rest again.
+        request_idle();
+        return;
+    }
+    let next = ENTRIES.with_borrow(|e| {
+        e.iter()
+            .find(|x| x.dirty && !x.on_screen && !x.queued)
+            .map(|x| x.id)
+    });
+    if let Some(id) = next {
+        give_turn(id);
+        // The next one in a later idle period (the paint runs in this one's microtasks).
+        let more = ENTRIES.with_borrow(|e| e.iter().filter(|x| x.dirty && !x.queued).count() > 1);
+        if more {
+            request_idle();
+        }
+    }
+}
+
+/// Runs `f` once the chart painted on `canvas` shows the current state: at once when it does,
+/// otherwise after the frame in which it paints (an export of an off-screen chart).
+pub fn when_current(canvas: &web_sys::HtmlCanvasElement, f: impl FnOnce() + 'static) {
+    let id = canvas
+        .get_attribute("data-chart")
+        .and_then(|s| s.parse::<u32>().ok());
+    let dirty = id.and_then(|id| with_entry(id, |e| e.dirty)) == Some(true);
+    match id {
+        Some(id) if dirty => {
+            AFTER_FRAME.with_borrow_mut(|w| w.push(Box::new(f)));
+            queue_frame(id);
+        }
+        _ => f(),
+    }
+}
+
+/// Work other than charts that waits for the controls to rest counts as pending too.
+pub fn other_pending(delta: i32) {
+    OTHER_PENDING.with(|p| p.set(p.get().saturating_add_signed(delta)));
+    publish_pending();
+}
+
+/// `window.__peLab.pending`: charts not yet showing the current state, plus other waiting
+/// work. The end-to-end specs wait for 0 before comparing canvases or reading the URL.
+fn publish_pending() {
+    let charts = ENTRIES.with_borrow(|e| e.iter().filter(|x| x.dirty).count() as u32);
+    dom::set_record("pending", f64::from(charts + OTHER_PENDING.with(Cell::get)));
+}
+
+/// Calls `on_change(true/false)` as `element` enters or leaves the viewport (with a margin of
+/// a quarter screen, so a chart about to scroll in is ready); stops with the owner.
+pub fn observe_on_screen(element: &web_sys::Element, slot: Slot) {
+    let callback = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        for entry in entries.iter() {
+            if let Ok(entry) = entry.dyn_into::<web_sys::IntersectionObserverEntry>() {
+                slot.set_on_screen(entry.is_intersecting());
+            }
+        }
+    });
+    let options = web_sys::IntersectionObserverInit::new();
+    options.set_root_margin("25% 0px 25% 0px");
+    let Ok(observer) = web_sys::IntersectionObserver::new_with_options(
+        callback.as_ref().unchecked_ref(),
+        &options,
+    ) else {
+        // No observer: treat the chart as always on screen.
+        slot.set_on_screen(true);
+        return;
+    };
+    observer.observe(element);
+    let kept = StoredValue::new_local((observer, callback));
+    on_cleanup(move || {
+        kept.try_with_value(|(observer, _)| observer.disconnect());
+    });
+}
