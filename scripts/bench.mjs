@@ -343,6 +343,7 @@ function instrument() {
   window.__bench = {
     /** Before one move: hash what is shown; the frames after the input are watched. */
     arm() {
+      window.__peLab.paintLog = [];
       const canvases = shown();
       const base = canvases.map(hash);
       this.result = new Promise((resolve) => {
@@ -369,7 +370,8 @@ function instrument() {
           resolve({
             next: frames[0].t - stamp,
             wait: window.__benchDispatch - stamp,
-            trail: frames.slice(0, 6).map((f) => [Math.round(f.t - stamp), f.hs.map((h, i) => (h !== base[i] ? 1 : 0)).join('')]),
+            trail: frames.slice(0, 3).map((f) => [Math.round(f.t - stamp), f.hs.map((h, i) => (h !== base[i] ? 1 : 0)).join('')]),
+            paints: (window.__peLab.paintLog || []).map(([p, ms, c]) => `${p}:${ms.toFixed(1)}${c > 1 ? `/${c}` : ''}`).join(' '),
             first: first === undefined ? null : first - stamp,
             all: first === undefined ? null : all - stamp,
             settled: first === undefined ? null : settled - stamp,
@@ -465,13 +467,22 @@ for (const { name } of registered) {
     if (args.size && args.size !== size) continue;
     if (size === 'largest' && !LARGEST[name]) continue;
     const url = `${server.url}?view=${name}${size === 'largest' ? `&${LARGEST[name]}` : ''}`;
-    const { page, context } = await openApp(browser, url);
-    await page.waitForLoadState('networkidle');
-    await page.evaluate(instrument);
-    await page.waitForTimeout(500);
+    // Each slider starts from the same state (a fresh page): the others at this size.
+    const open = async () => {
+      const opened = await openApp(browser, url);
+      await opened.page.waitForLoadState('networkidle');
+      await opened.page.evaluate(instrument);
+      await opened.page.waitForTimeout(500);
+      return opened;
+    };
+    let { page, context } = await open();
     const sliders = await page.$$eval('main input[type=range]', (els) => els.filter((e) => e.offsetParent !== null && !e.disabled).map((e) => e.id));
     for (const id of sliders) {
       if (args.slider && `#${id}` !== args.slider && id !== args.slider) continue;
+      if (page.url() !== url) {
+        await context.close();
+        ({ page, context } = await open());
+      }
       const { samples, drag } = await measureSlider(page, id, MOVES);
       const visible = samples.filter((s) => s.first !== null);
       // A move that changes no visible chart is felt as the next frame (the slider itself).
@@ -490,7 +501,7 @@ for (const { name } of registered) {
         settled_p95: quantile(visible.map((s) => s.settled), 0.95), drag, ok,
       };
       rows.push(row);
-      if (args.debug) console.log(JSON.stringify(drag), JSON.stringify(samples.map((s) => [Math.round(s.wait), Math.round(s.first), s.trail])));
+      if (args.debug) console.log(JSON.stringify(drag), '\n' + samples.map((s) => `${Math.round(s.first)} ms ${JSON.stringify(s.trail)} ${s.paints}`).join('\n'));
       const dragText = drag && visible.length ? `${drag.changed}/${Math.min(drag.inputs, drag.slots)} = ${(100 * drag.share).toFixed(0)}%` : 'n/a';
       console.log(
         `${name.padEnd(11)} ${size.padEnd(8)} ${id.replace('ctl-', '').padEnd(18)} ${String(visible.length).padStart(2)}/${String(samples.length).padEnd(2)} ${fmt(row.first_p50)} ${fmt(p95)} | ${fmt(row.all_p95)} | ${fmt(row.settled_p95)}      | ${dragText.padEnd(19)} | ${ok ? 'ok' : 'MISS'}`,

@@ -15,15 +15,31 @@ fn document() -> web_sys::Document {
     web_sys::window().unwrap().document().unwrap()
 }
 
-/// Lets effects (microtasks) and a frame run.
-async fn tick() {
+async fn sleep(ms: i32) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         web_sys::window()
             .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 30)
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
             .unwrap();
     });
     wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+/// Lets the app settle: charts paint in animation frames (off-screen ones once the controls
+/// rest) and the URL is written after the frame, so wait until `__peLab.pending` is 0.
+async fn tick() {
+    sleep(30).await;
+    for _ in 0..300 {
+        let pending = js_sys::Reflect::get(&web_sys::window().unwrap(), &"__peLab".into())
+            .ok()
+            .and_then(|r| js_sys::Reflect::get(&r, &"pending".into()).ok())
+            .and_then(|v| v.as_f64())
+            .unwrap_or(0.0);
+        if pending == 0.0 {
+            return;
+        }
+        sleep(16).await;
+    }
 }
 
 /// Mounts the app for `query` into a fresh container and returns it.

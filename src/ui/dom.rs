@@ -46,12 +46,29 @@ pub fn media_matches(query: &str) -> bool {
 }
 
 /// Records that a chart finished painting: `window.__peLab = {paints, firstPaintMs,
-/// lastPaintMs, lastPanel, memoryBytes}` (milliseconds since navigation; the wasm memory's
-/// size), read by the benchmark and the end-to-end tests.
-pub fn mark_painted(panel: &str) {
+/// lastPaintMs, lastPanel, memoryBytes, paintLog}` (milliseconds since navigation; the wasm
+/// memory's size; the last 64 paints as `[panel, ms, coarseness]`), read by the benchmark and
+/// the end-to-end tests.
+pub fn mark_painted(panel: &str, ms: f64, coarse: usize) {
     let Some(record) = pe_lab_record() else {
         return;
     };
+    let log = js_sys::Reflect::get(&record, &"paintLog".into())
+        .ok()
+        .and_then(|v| v.dyn_into::<js_sys::Array>().ok())
+        .unwrap_or_else(|| {
+            let log = js_sys::Array::new();
+            let _ = js_sys::Reflect::set(&record, &"paintLog".into(), &log);
+            log
+        });
+    log.push(&js_sys::Array::of3(
+        &panel.into(),
+        &ms.into(),
+        &(coarse as f64).into(),
+    ));
+    if log.length() > 64 {
+        log.shift();
+    }
     let paints = js_sys::Reflect::get(&record, &"paints".into())
         .ok()
         .and_then(|v| v.as_f64())

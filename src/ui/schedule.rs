@@ -19,6 +19,9 @@ use super::dom;
 /// How long the controls must rest before off-screen charts are brought up to date.
 pub const REST_MS: f64 = 150.0;
 
+/// A chart whose full paint takes longer than this paints coarser while a slider moves.
+const QUICK_PAINT_MS: f64 = 6.0;
+
 /// One chart's place in the schedule.
 #[derive(Clone, Copy)]
 pub struct Slot {
@@ -34,6 +37,10 @@ struct Entry {
     turn: RwSignal<u32>,
     dirty: bool,
     on_screen: bool,
+    /// Its last paint was a quick, coarse one: a full one follows once the controls rest.
+    coarse: bool,
+    /// What a full paint of it last cost (measured, or estimated from a coarse one), in ms.
+    cost_ms: f64,
     /// Already queued for the next frame.
     queued: bool,
 }
@@ -65,6 +72,8 @@ impl Slot {
                 turn,
                 dirty: true,
                 on_screen: false,
+                coarse: false,
+                cost_ms: 0.0,
                 queued: false,
             })
         });
@@ -110,9 +119,32 @@ impl Slot {
         publish_pending();
     }
 
-    /// The chart painted.
-    pub fn painted(&self) {
-        with_entry(self.id, |e| e.dirty = false);
+    /// Device pixels per image pixel for this turn's paint: 1, or more when the controls are
+    /// moving and a full paint of this chart would not fit in a frame (the cost shrinks with
+    /// the square of it).
+    pub fn coarseness(&self) -> usize {
+        if !moving() {
+            return 1;
+        }
+        let cost = with_entry(self.id, |e| e.cost_ms).unwrap_or(0.0);
+        if cost <= QUICK_PAINT_MS {
+            return 1;
+        }
+        ((cost / QUICK_PAINT_MS).sqrt().ceil() as usize).clamp(1, 4)
+    }
+
+    /// The chart painted at `coarse` (see [`Slot::coarseness`]) in `ms`. A coarse paint is
+    /// followed by a full one once the controls rest.
+    pub fn painted(&self, coarse: usize, ms: f64) {
+        let c = coarse.max(1) as f64;
+        with_entry(self.id, |e| {
+            e.cost_ms = ms * c * c;
+            e.coarse = coarse > 1;
+            e.dirty = coarse > 1;
+        });
+        if coarse > 1 {
+            request_idle();
+        }
         publish_pending();
     }
 
@@ -191,7 +223,13 @@ fn frame() {
     }
 }
 
-/// Brings off-screen charts up to date, one per idle period, once the controls rest.
+/// Whether an input changed a chart less than [`REST_MS`] ago.
+fn moving() -> bool {
+    dom::now_ms() - LAST_CHANGE.with(Cell::get) < REST_MS
+}
+
+/// Brings off-screen and coarse charts up to date, one per idle period, once the controls
+/// rest.
 fn request_idle() {
     if IDLE_REQUESTED.with(|r| r.replace(true)) {
         return;
@@ -212,14 +250,16 @@ fn request_idle() {
 
 fn idle() {
     IDLE_REQUESTED.with(|r| r.set(false));
-    if dom::now_ms() - LAST_CHANGE.with(Cell::get) < REST_MS {
+    if moving() {
         // An input arrived meanwhile: wait for the controls to rest again.
         request_idle();
         return;
     }
+    // Coarse charts on screen first (they are in sight), then the others.
     let next = ENTRIES.with_borrow(|e| {
         e.iter()
-            .find(|x| x.dirty && !x.on_screen && !x.queued)
+            .find(|x| x.dirty && x.coarse && !x.queued)
+            .or_else(|| e.iter().find(|x| x.dirty && !x.on_screen && !x.queued))
             .map(|x| x.id)
     });
     if let Some(id) = next {
@@ -230,6 +270,29 @@ fn idle() {
             request_idle();
         }
     }
+}
+
+/// A value that follows what `compute` reads, recomputed only once the controls rest: a table
+/// of numbers rebuilt on every slider move would cost the charts their frame (hundreds of new
+/// elements to lay out). The first value is computed at once; later ones lag an input by the
+/// rest time, and `__peLab.pending` counts them until they are current.
+pub fn at_rest<T>(compute: impl Fn() -> T + 'static) -> ReadSignal<T>
+where
+    T: Default + Send + Sync + 'static,
+{
+    let out = RwSignal::new(T::default());
+    let slot = Slot::new();
+    // The first run counts as the slot's turn.
+    slot.used.set_value(u32::MAX);
+    Effect::new(move |_| {
+        if !slot.granted() {
+            slot.dirty();
+            return;
+        }
+        out.set(compute());
+        slot.painted(1, 0.0);
+    });
+    out.read_only()
 }
 
 /// Runs `f` once the chart painted on `canvas` shows the current state: at once when it does,
@@ -261,8 +324,9 @@ fn publish_pending() {
     dom::set_record("pending", f64::from(charts + OTHER_PENDING.with(Cell::get)));
 }
 
-/// Calls `on_change(true/false)` as `element` enters or leaves the viewport (with a margin of
-/// a quarter screen, so a chart about to scroll in is ready); stops with the owner.
+/// Tells `slot` when its chart enters or leaves the viewport; stops with the owner. No
+/// margin: a chart just below the fold does not cost an input frame (it is current anyway once
+/// the controls rest, and paints in the frame after it scrolls in).
 pub fn observe_on_screen(element: &web_sys::Element, slot: Slot) {
     let callback = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
         for entry in entries.iter() {
@@ -271,12 +335,7 @@ pub fn observe_on_screen(element: &web_sys::Element, slot: Slot) {
             }
         }
     });
-    let options = web_sys::IntersectionObserverInit::new();
-    options.set_root_margin("25% 0px 25% 0px");
-    let Ok(observer) = web_sys::IntersectionObserver::new_with_options(
-        callback.as_ref().unchecked_ref(),
-        &options,
-    ) else {
+    let Ok(observer) = web_sys::IntersectionObserver::new(callback.as_ref().unchecked_ref()) else {
         // No observer: treat the chart as always on screen.
         slot.set_on_screen(true);
         return;

@@ -13,6 +13,7 @@ use super::dom;
 use super::schedule::{self, Slot};
 use crate::format::sig;
 use crate::render::charts::{draw_heatmap_frame, HeatmapFrame, PlotRect, Theme};
+use crate::render::raster::SampledGrid;
 use crate::state::params::{FloatSpec, IntSpec};
 use crate::state::AppState;
 
@@ -305,6 +306,9 @@ pub struct Painter {
     pub theme: Theme,
     /// The chart's last heatmap frame, kept to be copied back (see [`Painter::heatmap_frame`]).
     frame_cache: StoredValue<Option<FrameCache>, LocalStorage>,
+    /// Device pixels per image pixel: 1 for a full paint; more for the quick paint of a chart
+    /// too slow for a frame while a slider moves (refined once the controls rest).
+    pub coarse: usize,
 }
 
 /// A heatmap's axes and colour bar as last drawn: what they showed, a copy of the canvas
@@ -375,6 +379,38 @@ impl Painter {
         });
         self.frame_cache.set_value(kept);
         Some(rect)
+    }
+
+    /// The size of the image that fills `rect` in this paint: `rect`'s own, or a fraction of
+    /// it in a quick paint.
+    pub fn raster(&self, rect: PlotRect) -> (usize, usize) {
+        let c = self.coarse.max(1);
+        ((rect.width() / c).max(1), (rect.height() / c).max(1))
+    }
+
+    /// Puts a heatmap's image (the grid's pixel size) into `rect`, scaled up when it was
+    /// computed at a coarser [`Painter::raster`].
+    pub fn put_grid(&self, rect: PlotRect, grid: &SampledGrid, rgba: &[u8]) {
+        let (w, h) = (grid.cols.px(), grid.rows.px());
+        let (rw, rh) = (rect.width(), rect.height());
+        if (w, h) == (rw, rh) {
+            self.put_rgba(rect, rgba);
+            return;
+        }
+        if w == 0 || h == 0 || rgba.len() < w * h * 4 {
+            return;
+        }
+        // Nearest neighbour: each image pixel becomes a block.
+        let mut out = vec![0u8; rw * rh * 4];
+        for y in 0..rh {
+            let src_row = (y * h / rh) * w;
+            for x in 0..rw {
+                let s = (src_row + x * w / rw) * 4;
+                let d = (y * rw + x) * 4;
+                out[d..d + 4].copy_from_slice(&rgba[s..s + 4]);
+            }
+        }
+        self.put_rgba(rect, &out);
     }
 
     /// Puts an RGBA image (exactly `rect`'s size) into the canvas at `rect`.
@@ -550,7 +586,7 @@ fn chart_canvas(chart: Chart) -> AnyView {
         ctx.layout_tick.track();
         let observed = laid_out_width.get();
         let Some(canvas) = node_ref.get() else {
-            slot.painted();
+            slot.painted(1, 0.0);
             return;
         };
         let dpr = dom::device_pixel_ratio();
@@ -575,11 +611,14 @@ fn chart_canvas(chart: Chart) -> AnyView {
         } else {
             Theme::light(scale)
         };
+        let coarse = slot.coarseness();
         let painter = Painter {
             canvas,
             theme,
             frame_cache,
+            coarse,
         };
+        let started = dom::now_ms();
         if let Some(r) = paint(&painter) {
             rect.set_value(r);
             if marks.is_some() && painted.get_untracked() != (r, w, h) {
@@ -590,8 +629,9 @@ fn chart_canvas(chart: Chart) -> AnyView {
                 .canvas
                 .set_attribute("data-plot", &format!("{},{},{},{}", r.x0, r.y0, r.x1, r.y1));
         }
-        slot.painted();
-        dom::mark_painted(panel);
+        let ms = dom::now_ms() - started;
+        slot.painted(coarse, ms);
+        dom::mark_painted(panel, ms, coarse);
     });
     let fraction = move |ev: &web_sys::MouseEvent| -> Option<(f64, f64)> {
         let canvas = node_ref.get_untracked()?;

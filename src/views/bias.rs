@@ -147,11 +147,11 @@ fn AlibiBiasPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoV
         );
         let rect = p.heatmap_frame(&frame)?;
         let grid = SampledGrid::compute(
-            AxisSamples::centred(n, rect.height()),
-            AxisSamples::centred(n, rect.width()),
+            AxisSamples::centred(n, p.raster(rect).1),
+            AxisSamples::centred(n, p.raster(rect).0),
             |i, j| alibi_bias(m, i, j).unwrap_or(f64::NAN),
         );
-        p.put_rgba(rect, &grid.paint_rgba(&cmap, lo, 0.0));
+        p.put_grid(rect, &grid, &grid.paint_rgba(&cmap, lo, 0.0));
         Some(rect)
     };
     let csv_cb = Callback::new(move |_| {

@@ -249,8 +249,8 @@ fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
             let frame = heatmap_frame(&cmap, t.cols, n, "dimension", "position", -r, r, "value");
             let rect = p.heatmap_frame(&frame)?;
             let grid = SampledGrid::compute(
-                AxisSamples::centred(n, rect.height()),
-                AxisSamples::centred(t.cols, rect.width()),
+                AxisSamples::centred(n, p.raster(rect).1),
+                AxisSamples::centred(t.cols, p.raster(rect).0),
                 |pos, col| {
                     if pos < t.rows {
                         t.get(pos, col) as f64
@@ -259,7 +259,7 @@ fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
                     }
                 },
             );
-            p.put_rgba(rect, &grid.paint_rgba(&cmap, -r, r));
+            p.put_grid(rect, &grid, &grid.paint_rgba(&cmap, -r, r));
             draw_wall(p, rect, t.rows, n);
             Some(rect)
         })
@@ -349,8 +349,8 @@ fn SimilarityPanel(m: LearnedMemos) -> impl IntoView {
             let k = c.positions.len();
             let stride = c.positions.get(1).copied().unwrap_or(1).max(1);
             let grid = SampledGrid::compute(
-                AxisSamples::centred(n, rect.height()),
-                AxisSamples::centred(n, rect.width()),
+                AxisSamples::centred(n, p.raster(rect).1),
+                AxisSamples::centred(n, p.raster(rect).0),
                 |a, b| {
                     if a >= rows || b >= rows {
                         f64::NAN
@@ -359,7 +359,7 @@ fn SimilarityPanel(m: LearnedMemos) -> impl IntoView {
                     }
                 },
             );
-            p.put_rgba(rect, &grid.paint_rgba(&cmap, -1.0, 1.0));
+            p.put_grid(rect, &grid, &grid.paint_rgba(&cmap, -1.0, 1.0));
             Some(rect)
         })
     };

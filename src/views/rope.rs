@@ -424,11 +424,11 @@ fn AnglesPanel(m: RopeMemos) -> impl IntoView {
             );
             let rect = p.heatmap_frame(&frame)?;
             let grid = SampledGrid::compute(
-                AxisSamples::centred(n, rect.height()),
-                AxisSamples::centred(pairs, rect.width()),
+                AxisSamples::centred(n, p.raster(rect).1),
+                AxisSamples::centred(pairs, p.raster(rect).0),
                 |pos, j| (pos as f64 * r.inv_freq[j]).cos(),
             );
-            p.put_rgba(rect, &grid.paint_rgba(&cmap, -1.0, 1.0));
+            p.put_grid(rect, &grid, &grid.paint_rgba(&cmap, -1.0, 1.0));
             Some(rect)
         })
     };
@@ -663,7 +663,7 @@ fn ScoreMatrixPanel(m: RopeMemos) -> impl IntoView {
                 // Draw the frame first with a provisional range to learn the plot size.
                 let area = p.area()?;
                 let (w_px, h_px) = area.dim_in_pixel();
-                let side = (w_px.min(h_px) as usize).max(1);
+                let side = (w_px.min(h_px) as usize / p.coarse.max(1)).max(1);
                 let stride = n.div_ceil(side).max(1);
                 let count = n.div_ceil(stride);
                 let forward = r.score_series(w, stride as f64, count);
@@ -691,8 +691,8 @@ fn ScoreMatrixPanel(m: RopeMemos) -> impl IntoView {
                     "score",
                 );
                 let rect = p.heatmap_frame(&frame)?;
-                let rows = AxisSamples::with_stride(n, stride, rect.height());
-                let cols = AxisSamples::with_stride(n, stride, rect.width());
+                let rows = AxisSamples::with_stride(n, stride, p.raster(rect).1);
+                let cols = AxisSamples::with_stride(n, stride, p.raster(rect).0);
                 let grid = SampledGrid::compute(rows, cols, |mq, nk| {
                     if mq >= nk {
                         forward[(mq - nk) / stride]
@@ -700,7 +700,7 @@ fn ScoreMatrixPanel(m: RopeMemos) -> impl IntoView {
                         backward[(nk - mq) / stride]
                     }
                 });
-                p.put_rgba(rect, &grid.paint_rgba(&cmap, -bound, bound));
+                p.put_grid(rect, &grid, &grid.paint_rgba(&cmap, -bound, bound));
                 Some(rect)
             })
         })

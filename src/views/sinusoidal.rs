@@ -140,11 +140,11 @@ fn HeatmapPanel(
             );
             let rect = p.heatmap_frame(&frame)?;
             let grid = SampledGrid::compute(
-                AxisSamples::centred(n, rect.height()),
-                AxisSamples::centred(pe.d_model, rect.width()),
+                AxisSamples::centred(n, p.raster(rect).1),
+                AxisSamples::centred(pe.d_model, p.raster(rect).0),
                 |pos, col| pe.value(pos, col),
             );
-            p.put_rgba(rect, &grid.paint_rgba(&cmap, -1.0, 1.0));
+            p.put_grid(rect, &grid, &grid.paint_rgba(&cmap, -1.0, 1.0));
             Some(rect)
         })
     };
@@ -302,12 +302,7 @@ fn CurvesPanel(
         pe.with(|pe| {
             cols.get()
                 .into_iter()
-                .map(|col| {
-                    (
-                        col,
-                        (0..n).map(|pos| pe.value(pos, col)).collect::<Vec<f64>>(),
-                    )
-                })
+                .map(|col| (col, pe.column(col, n)))
                 .collect::<Vec<_>>()
         })
     });
@@ -542,7 +537,8 @@ fn SimilarityPanel(
             // One series of dot products by offset serves the colour range and the picture:
             // sampled at the canvas's resolution (the plot is a little smaller, so at least
             // one sample per pixel).
-            let canvas_px = p.canvas.width().min(p.canvas.height()).max(1) as usize;
+            let canvas_px =
+                (p.canvas.width().min(p.canvas.height()) as usize / p.coarse.max(1)).max(1);
             let stride = n.div_ceil(canvas_px).max(1);
             let g = sim.relative_series(stride, n.div_ceil(stride));
             // An odd width adds a lone sin·sin term in [−1, 1].
@@ -559,12 +555,12 @@ fn SimilarityPanel(
                 "PE[p]·PE[q]",
             );
             let rect = p.heatmap_frame(&frame)?;
-            let rows = AxisSamples::with_stride(n, stride, rect.height());
-            let cols = AxisSamples::with_stride(n, stride, rect.width());
+            let rows = AxisSamples::with_stride(n, stride, p.raster(rect).1);
+            let cols = AxisSamples::with_stride(n, stride, p.raster(rect).0);
             let grid = SampledGrid::compute(rows, cols, |r, c| {
                 g[r.abs_diff(c) / stride] + sim.lone_term(r, c)
             });
-            p.put_rgba(rect, &grid.paint_rgba(&cmap, lo, bound));
+            p.put_grid(rect, &grid, &grid.paint_rgba(&cmap, lo, bound));
             Some(rect)
         })
     };
@@ -727,11 +723,11 @@ fn OffsetPanel(
             );
             let rect = p.heatmap_frame(&frame)?;
             let grid = SampledGrid::compute(
-                AxisSamples::centred(shown, rect.height()),
-                AxisSamples::centred(shown, rect.width()),
+                AxisSamples::centred(shown, p.raster(rect).1),
+                AxisSamples::centred(shown, p.raster(rect).0),
                 |r, c| map.entry(r, c),
             );
-            p.put_rgba(rect, &grid.paint_rgba(&cmap, -1.0, 1.0));
+            p.put_grid(rect, &grid, &grid.paint_rgba(&cmap, -1.0, 1.0));
             Some(rect)
         })
     };
@@ -904,8 +900,8 @@ fn IndexPanel(
         })
     };
     // The table as one HTML string (numbers only, nothing to escape): far less wasm than a
-    // typed view per row.
-    let table = move || {
+    // typed view per row. Rebuilt once the controls rest, not in a slider's frame.
+    let table = crate::ui::schedule::at_rest(move || {
         let p0 = p0.get();
         let focus = loop_col.get();
         pe.with(|pe| {
@@ -951,7 +947,7 @@ fn IndexPanel(
             }
             html + "</tbody></table>"
         })
-    };
+    });
     let code = move || {
         let s = sv.get();
         let pe_cols = match s.layout {
