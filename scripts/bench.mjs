@@ -292,7 +292,8 @@ if (args['loads-only'] !== undefined) {
 // has changed, and the frame after which nothing changes any more (refinement done). Then a
 // continuous drag: 60 moves sent at 60 Hz without waiting for the page (Chromium coalesces them
 // per frame, as it does a real mouse), and the share of frames in which the visible charts
-// changed. (Chromium's Event Timing reports no entry for an `input` fired by a drag, so
+// changed, out of the display refreshes in which the control's value had changed (a slider with
+// few states, such as a fraction of 32 pairs, changes on fewer inputs than it receives). (Chromium's Event Timing reports no entry for an `input` fired by a drag, so
 // presentation times cannot be read that way.)
 const LARGEST = {
   sinusoidal: 'seq_len=8192&d_model=4096',
@@ -331,6 +332,14 @@ function instrument() {
   // the time the browser received the movement.
   let moved = -Infinity;
   addEventListener('pointermove', (e) => { moved = e.timeStamp; }, true);
+  // What the control shows after each input (its number box, once the app has handled it):
+  // a drag over a slider with few states (a fraction of 32 pairs) changes the state on fewer
+  // inputs than it sends, and only those can change a chart.
+  const shownValues = [];
+  addEventListener('input', (e) => {
+    const box = e.target.closest?.('.control')?.querySelector('.num');
+    if (box) setTimeout(() => shownValues.push(box.value), 0);
+  });
   addEventListener('input', (e) => {
     const stamp = e.timeStamp - moved < 100 ? Math.min(moved, e.timeStamp) : e.timeStamp;
     inputs.push(stamp);
@@ -343,7 +352,6 @@ function instrument() {
   window.__bench = {
     /** Before one move: hash what is shown; the frames after the input are watched. */
     arm() {
-      window.__peLab.paintLog = [];
       const canvases = shown();
       const base = canvases.map(hash);
       this.result = new Promise((resolve) => {
@@ -371,7 +379,6 @@ function instrument() {
             next: frames[0].t - stamp,
             wait: window.__benchDispatch - stamp,
             trail: frames.slice(0, 3).map((f) => [Math.round(f.t - stamp), f.hs.map((h, i) => (h !== base[i] ? 1 : 0)).join('')]),
-            paints: (window.__peLab.paintLog || []).map(([p, ms, c]) => `${p}:${ms.toFixed(1)}${c > 1 ? `/${c}` : ''}`).join(' '),
             first: first === undefined ? null : first - stamp,
             all: first === undefined ? null : all - stamp,
             settled: first === undefined ? null : settled - stamp,
@@ -384,6 +391,7 @@ function instrument() {
       const canvases = shown();
       let last = canvases.map(hash);
       const n0 = inputs.length;
+      const v0 = shownValues.length;
       const frames = [];
       let running = true;
       this.stopDrag = async () => {
@@ -398,8 +406,10 @@ function instrument() {
         // count refreshes, not rendered frames).
         const slots = Math.max(1, Math.round((t1 + 1000 / 60 - t0) / (1000 / 60)));
         const changed = inDrag.filter((f) => f.changed).length;
-        const possible = Math.min(stamps.length, slots);
-        return { inputs: stamps.length, slots, frames: inDrag.length, changed, share: Math.min(1, changed / possible) };
+        const values = shownValues.slice(v0);
+        const moves = values.filter((v, i) => i > 0 && v !== values[i - 1]).length + 1;
+        const possible = Math.max(1, Math.min(moves, slots));
+        return { inputs: stamps.length, moves, slots, frames: inDrag.length, changed, share: Math.min(1, changed / possible) };
       };
       const done = (async () => {
         while (running) {
@@ -501,8 +511,8 @@ for (const { name } of registered) {
         settled_p95: quantile(visible.map((s) => s.settled), 0.95), drag, ok,
       };
       rows.push(row);
-      if (args.debug) console.log(JSON.stringify(drag), '\n' + samples.map((s) => `${Math.round(s.first)} ms ${JSON.stringify(s.trail)} ${s.paints}`).join('\n'));
-      const dragText = drag && visible.length ? `${drag.changed}/${Math.min(drag.inputs, drag.slots)} = ${(100 * drag.share).toFixed(0)}%` : 'n/a';
+      if (args.debug) console.log(JSON.stringify(drag), '\n' + samples.map((s) => `${Math.round(s.first)} ms ${JSON.stringify(s.trail)}`).join('\n'));
+      const dragText = drag && visible.length ? `${drag.changed}/${Math.max(1, Math.min(drag.moves, drag.slots))} = ${(100 * drag.share).toFixed(0)}%` : 'n/a';
       console.log(
         `${name.padEnd(11)} ${size.padEnd(8)} ${id.replace('ctl-', '').padEnd(18)} ${String(visible.length).padStart(2)}/${String(samples.length).padEnd(2)} ${fmt(row.first_p50)} ${fmt(p95)} | ${fmt(row.all_p95)} | ${fmt(row.settled_p95)}      | ${dragText.padEnd(19)} | ${ok ? 'ok' : 'MISS'}`,
       );

@@ -363,25 +363,6 @@ pub fn draw_line_chart<DB: DrawingBackend>(
             polyline(&mapped)
         };
         match s.style {
-            SeriesStyle::Line if s.columns.iter().any(|c| c.lo != c.hi) => {
-                // Faster than the pixels somewhere: the band between the lows and the highs
-                // filled, and its edges stroked. (Stroking the zigzag through every column's
-                // low and high, one full swing per pixel, costs the browser milliseconds.)
-                let mapped: Vec<(f64, f64, f64)> = s.columns.iter().map(map).collect();
-                let outline: Vec<(f64, f64)> = mapped
-                    .iter()
-                    .map(|&(x, _, hi)| (x, hi))
-                    .chain(mapped.iter().rev().map(|&(x, lo, _)| (x, lo)))
-                    .collect();
-                ctx.draw_series(std::iter::once(Polygon::new(
-                    outline.clone(),
-                    colour.filled(),
-                )))?;
-                ctx.draw_series(std::iter::once(PathElement::new(
-                    outline,
-                    colour.stroke_width(stroke),
-                )))?
-            }
             SeriesStyle::Line => ctx.draw_series(std::iter::once(PathElement::new(
                 path(),
                 colour.stroke_width(stroke),

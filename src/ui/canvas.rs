@@ -47,6 +47,12 @@ impl Canvas2d {
     }
 }
 
+/// The CSS colour plotters-canvas writes for a backend colour.
+fn css_colour(c: BackendColor) -> String {
+    let (r, g, b) = c.rgb;
+    format!("rgba({r},{g},{b},{})", c.alpha)
+}
+
 type Result<T> =
     std::result::Result<T, DrawingErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>>;
 
@@ -114,8 +120,7 @@ impl DrawingBackend for Canvas2d {
             shape.line_to(f64::from(x), f64::from(y));
         }
         let ctx = &self.context;
-        let (r, g, b) = colour.rgb;
-        ctx.set_stroke_style_str(&format!("rgba({r},{g},{b},{})", colour.alpha));
+        ctx.set_stroke_style_str(&css_colour(colour));
         ctx.set_line_width(1.0);
         let offsets: &[(f64, f64)] = if width == 2 {
             &[(0.0, 0.0), (1.0, 0.0), (0.0, 1.0)]
@@ -186,8 +191,7 @@ impl DrawingBackend for Canvas2d {
             HPos::Right => "end",
             HPos::Center => "center",
         });
-        let (r, g, b) = color.rgb;
-        ctx.set_fill_style_str(&format!("rgba({r},{g},{b},{})", color.alpha));
+        ctx.set_fill_style_str(&css_colour(color));
         self.use_font(style);
         let _ = ctx.fill_text(text, x, y);
         if angle != 0.0 {

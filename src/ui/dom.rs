@@ -46,28 +46,19 @@ pub fn media_matches(query: &str) -> bool {
 }
 
 /// Records that a chart finished painting: `window.__peLab = {paints, firstPaintMs,
-/// lastPaintMs, lastPanel, memoryBytes, paintLog}` (milliseconds since navigation; the wasm
-/// memory's size; the last 64 paints as `[panel, ms, coarseness]`), read by the benchmark and
-/// the end-to-end tests.
-pub fn mark_painted(panel: &str, ms: f64, coarse: usize) {
+/// lastPaintMs, memoryBytes, coarsePaints}` (milliseconds since navigation; the wasm
+/// memory's size; how many paints were quick, coarse ones), read by the benchmark and the
+/// end-to-end tests.
+pub fn mark_painted(coarse: usize) {
     let Some(record) = pe_lab_record() else {
         return;
     };
-    let log = js_sys::Reflect::get(&record, &"paintLog".into())
-        .ok()
-        .and_then(|v| v.dyn_into::<js_sys::Array>().ok())
-        .unwrap_or_else(|| {
-            let log = js_sys::Array::new();
-            let _ = js_sys::Reflect::set(&record, &"paintLog".into(), &log);
-            log
-        });
-    log.push(&js_sys::Array::of3(
-        &panel.into(),
-        &ms.into(),
-        &(coarse as f64).into(),
-    ));
-    if log.length() > 64 {
-        log.shift();
+    if coarse > 1 {
+        let n = js_sys::Reflect::get(&record, &"coarsePaints".into())
+            .ok()
+            .and_then(|v| v.as_f64())
+            .unwrap_or(0.0);
+        let _ = js_sys::Reflect::set(&record, &"coarsePaints".into(), &(n + 1.0).into());
     }
     let paints = js_sys::Reflect::get(&record, &"paints".into())
         .ok()
@@ -78,7 +69,6 @@ pub fn mark_painted(panel: &str, ms: f64, coarse: usize) {
     }
     let _ = js_sys::Reflect::set(&record, &"paints".into(), &(paints + 1.0).into());
     let _ = js_sys::Reflect::set(&record, &"lastPaintMs".into(), &now_ms().into());
-    let _ = js_sys::Reflect::set(&record, &"lastPanel".into(), &panel.into());
     let memory = js_sys::Reflect::get(&wasm_bindgen::memory(), &"buffer".into())
         .and_then(|b| js_sys::Reflect::get(&b, &"byteLength".into()))
         .unwrap_or(JsValue::NULL);

@@ -41,6 +41,8 @@ struct Entry {
     coarse: bool,
     /// What a full paint of it last cost (measured, or estimated from a coarse one), in ms.
     cost_ms: f64,
+    /// Its next paint must be full (an export is waiting for it).
+    full: bool,
     /// Already queued for the next frame.
     queued: bool,
 }
@@ -59,7 +61,7 @@ thread_local! {
 
 impl Slot {
     /// A new slot, dirty until its first turn. Removed from the schedule with its owner.
-    pub fn new() -> Slot {
+    pub fn register() -> Slot {
         let id = NEXT_ID.with(|n| {
             let id = n.get();
             n.set(id.wrapping_add(1));
@@ -74,6 +76,7 @@ impl Slot {
                 on_screen: false,
                 coarse: false,
                 cost_ms: 0.0,
+                full: false,
                 queued: false,
             })
         });
@@ -126,8 +129,8 @@ impl Slot {
         if !moving() {
             return 1;
         }
-        let cost = with_entry(self.id, |e| e.cost_ms).unwrap_or(0.0);
-        if cost <= QUICK_PAINT_MS {
+        let (cost, full) = with_entry(self.id, |e| (e.cost_ms, e.full)).unwrap_or((0.0, false));
+        if full || cost <= QUICK_PAINT_MS {
             return 1;
         }
         ((cost / QUICK_PAINT_MS).sqrt().ceil() as usize).clamp(1, 4)
@@ -141,6 +144,7 @@ impl Slot {
             e.cost_ms = ms * c * c;
             e.coarse = coarse > 1;
             e.dirty = coarse > 1;
+            e.full = false;
         });
         if coarse > 1 {
             request_idle();
@@ -157,12 +161,6 @@ impl Slot {
         if on_screen && dirty == Some(true) {
             queue_frame(self.id);
         }
-    }
-}
-
-impl Default for Slot {
-    fn default() -> Self {
-        Slot::new()
     }
 }
 
@@ -186,14 +184,7 @@ fn queue_frame(id: u32) {
     if FRAME_REQUESTED.with(|r| r.replace(true)) {
         return;
     }
-    let requested = dom::window().and_then(|w| {
-        let cb = Closure::once_into_js(frame);
-        w.request_animation_frame(cb.unchecked_ref()).ok()
-    });
-    if requested.is_none() {
-        // No animation frames (a test harness): paint now.
-        frame();
-    }
+    request_animation_frame(frame);
 }
 
 /// The animation frame: every queued chart (all on screen) takes its turn; their effects paint
@@ -276,12 +267,9 @@ fn idle() {
 /// of numbers rebuilt on every slider move would cost the charts their frame (hundreds of new
 /// elements to lay out). The first value is computed at once; later ones lag an input by the
 /// rest time, and `__peLab.pending` counts them until they are current.
-pub fn at_rest<T>(compute: impl Fn() -> T + 'static) -> ReadSignal<T>
-where
-    T: Default + Send + Sync + 'static,
-{
-    let out = RwSignal::new(T::default());
-    let slot = Slot::new();
+pub fn at_rest(compute: impl Fn() -> String + 'static) -> ReadSignal<String> {
+    let out = RwSignal::new(String::new());
+    let slot = Slot::register();
     // The first run counts as the slot's turn.
     slot.used.set_value(u32::MAX);
     Effect::new(move |_| {
@@ -295,13 +283,20 @@ where
     out.read_only()
 }
 
-/// Runs `f` once the chart painted on `canvas` shows the current state: at once when it does,
-/// otherwise after the frame in which it paints (an export of an off-screen chart).
+/// Runs `f` once the chart painted on `canvas` shows the current state in full: at once when
+/// it does, otherwise after the frame in which it paints (an export of an off-screen chart, or
+/// of one painted coarse during a drag).
 pub fn when_current(canvas: &web_sys::HtmlCanvasElement, f: impl FnOnce() + 'static) {
     let id = canvas
         .get_attribute("data-chart")
         .and_then(|s| s.parse::<u32>().ok());
-    let dirty = id.and_then(|id| with_entry(id, |e| e.dirty)) == Some(true);
+    // Dirty, or painted coarse: it paints again, in full, before `f` runs.
+    let dirty = id.and_then(|id| {
+        with_entry(id, |e| {
+            e.full = e.dirty;
+            e.dirty
+        })
+    }) == Some(true);
     match id {
         Some(id) if dirty => {
             AFTER_FRAME.with_borrow_mut(|w| w.push(Box::new(f)));

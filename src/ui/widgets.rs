@@ -311,10 +311,21 @@ pub struct Painter {
     pub coarse: usize,
 }
 
+/// What a heatmap's frame shows: labels, cell counts, colour map and range, theme, size.
+#[derive(PartialEq)]
+struct FrameKey {
+    labels: [String; 3],
+    cells: (usize, usize),
+    cmap: &'static str,
+    range: (f64, f64),
+    theme: Theme,
+    size: (u32, u32),
+}
+
 /// A heatmap's axes and colour bar as last drawn: what they showed, a copy of the canvas
 /// with them, and the plotting area they left.
 struct FrameCache {
-    key: String,
+    key: FrameKey,
     copy: web_sys::HtmlCanvasElement,
     rect: PlotRect,
 }
@@ -329,20 +340,18 @@ impl Painter {
     /// are copied back instead of drawn again: the labels are most of a heatmap's paint.
     pub fn heatmap_frame(&self, frame: &HeatmapFrame<'_>) -> Option<PlotRect> {
         let cb = &frame.colour_bar;
-        let key = format!(
-            "{}|{}|{}|{}|{}|{:?}|{:?}|{}|{:?}|{}x{}",
-            frame.x_label,
-            frame.y_label,
-            frame.n_cols,
-            frame.n_rows,
-            cb.cmap.name,
-            cb.lo,
-            cb.hi,
-            cb.label,
-            self.theme,
-            self.canvas.width(),
-            self.canvas.height()
-        );
+        let key = FrameKey {
+            labels: [
+                frame.x_label.clone(),
+                frame.y_label.clone(),
+                cb.label.clone(),
+            ],
+            cells: (frame.n_cols, frame.n_rows),
+            cmap: cb.cmap.name,
+            range: (cb.lo, cb.hi),
+            theme: self.theme,
+            size: (self.canvas.width(), self.canvas.height()),
+        };
         let context = |c: &web_sys::HtmlCanvasElement| {
             c.get_context("2d")
                 .ok()
@@ -447,8 +456,6 @@ pub type PaintFn = std::rc::Rc<dyn Fn(&Painter) -> Option<PlotRect>>;
 pub fn ChartCanvas<P>(
     /// Reference to the canvas (for PNG export).
     node_ref: NodeRef<Canvas>,
-    /// The panel this chart belongs to (for paint marks).
-    panel: &'static str,
     /// Accessible name of the chart.
     #[prop(into)]
     label: Signal<String>,
@@ -473,7 +480,6 @@ where
 {
     chart_canvas(Chart {
         node_ref,
-        panel,
         label,
         height,
         paint: std::rc::Rc::new(paint),
@@ -486,7 +492,6 @@ where
 /// What [`chart_canvas`] needs: the props of [`ChartCanvas`], with the paint function erased.
 struct Chart {
     node_ref: NodeRef<Canvas>,
-    panel: &'static str,
     label: Signal<String>,
     height: f64,
     paint: PaintFn,
@@ -549,7 +554,6 @@ fn marks_svg(marks: &[Mark], r: PlotRect) -> String {
 fn chart_canvas(chart: Chart) -> AnyView {
     let Chart {
         node_ref,
-        panel,
         label,
         height,
         paint,
@@ -563,13 +567,15 @@ fn chart_canvas(chart: Chart) -> AnyView {
     let text_scale = presentation.map_or(1.0, |p| p.text_scale);
     let rect = StoredValue::new(PlotRect::default());
     let frame_cache = StoredValue::new_local(None);
+    // Its name as first built; afterwards it changes with the chart's paints.
+    let shown_label = RwSignal::new(label.get_untracked());
     // The plotting area and canvas size as last painted, for the overlay of marks.
     let painted = RwSignal::new((PlotRect::default(), 0u32, 0u32));
     // The canvas's laid-out width, from a ResizeObserver: a chart built before it is in the
     // page (a view loaded on demand) or resized by the layout repaints at its real width.
     let laid_out_width = RwSignal::new(0.0f64);
     // Painted in animation frames, on screen first (see `schedule`).
-    let slot = Slot::new();
+    let slot = Slot::register();
     node_ref.on_load(move |canvas| {
         observe_width(&canvas, laid_out_width);
         let _ = canvas.set_attribute("data-chart", &slot.id().to_string());
@@ -581,6 +587,13 @@ fn chart_canvas(chart: Chart) -> AnyView {
             // state is by then (reading nothing else here, so further inputs do not wake it).
             slot.dirty();
             return;
+        }
+        // The chart's name and summary follow its paints: read (and so computed, with the data
+        // they may describe) only when the chart paints, never in the frame of an input that
+        // changed an off-screen chart.
+        let name = label.get();
+        if shown_label.with_untracked(|l| *l != name) {
+            shown_label.set(name);
         }
         let dark = ctx.dark.get();
         ctx.layout_tick.track();
@@ -631,7 +644,7 @@ fn chart_canvas(chart: Chart) -> AnyView {
         }
         let ms = dom::now_ms() - started;
         slot.painted(coarse, ms);
-        dom::mark_painted(panel, ms, coarse);
+        dom::mark_painted(coarse);
     });
     let fraction = move |ev: &web_sys::MouseEvent| -> Option<(f64, f64)> {
         let canvas = node_ref.get_untracked()?;
@@ -679,7 +692,7 @@ fn chart_canvas(chart: Chart) -> AnyView {
             class:clickable=on_click.is_some()
             node_ref=node_ref
             role="img"
-            aria-label=move || label.get()
+            aria-label=move || shown_label.get()
             style=format!("height:{height}px")
             on:mousemove=on_move
             on:mouseleave=on_leave
@@ -687,7 +700,7 @@ fn chart_canvas(chart: Chart) -> AnyView {
         ></canvas>
         </div>
         // The one-line summary, visible (the canvas carries the same text as its name).
-        <p class="chart-summary" aria-hidden="true">{move || label.get()}</p>
+        <p class="chart-summary" aria-hidden="true">{move || shown_label.get()}</p>
     }
     .into_any()
 }

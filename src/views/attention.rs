@@ -260,7 +260,7 @@ fn PermutationPanel() -> impl IntoView {
                 <table class="demo-table" data-condition="none" inner_html=move || table(false)></table>
                 <table class="demo-table" data-condition="pe" inner_html=move || table(true)></table>
             </div>
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(summary) paint=paint height=220.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(summary) paint=paint height=220.0/>
             <p class="about">
                 "One attention head, 8-dimensional toy embeddings and weights (fixed, seeded). Δ is the largest difference between a token's output now and in the original sentence. "
                 "Without positions every Δ is zero — attention is permutation-invariant, the order is invisible — and the two “the” tokens even get identical outputs: the model cannot tell them apart."

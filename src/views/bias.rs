@@ -110,7 +110,7 @@ fn SlopesPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoView
     };
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Bar chart of the ALiBi slopes of {} heads.", bs.with(|b| b.heads))) paint=paint height=240.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Bar chart of the ALiBi slopes of {} heads.", bs.with(|b| b.heads))) paint=paint height=240.0/>
             <p class="readout">{note}</p>
             <p class="about">"Steep heads look only at the last few tokens, shallow heads far back. Nothing is learned: the slopes are fixed before training (Press et al., 2022)."</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || format!("{ID}_heads{}", bs.with(|b| b.heads))) csv=csv_cb snippet=snippet/>
@@ -182,7 +182,7 @@ fn AlibiBiasPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoV
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Causal ALiBi bias matrix of head {} over {} positions; grey cells are masked.", bs.with(|b| b.head_in_range()), bs.with(|b| b.seq_len))) paint=paint height=320.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Causal ALiBi bias matrix of head {} over {} positions; grey cells are masked.", bs.with(|b| b.head_in_range()), bs.with(|b| b.seq_len))) paint=paint height=320.0/>
             <p class="readout">{move || format!("Head {}: slope m = {}. Grey: future keys, masked in causal attention.", bs.with(|b| b.head_in_range()), sig(slope.get(), 6))}</p>
             <p class="about">"Entry (i, j) is added to the logit of query i attending to key j: 0 on the diagonal, falling linearly with distance. Because it depends only on i − j, the same rule works for any length: ALiBi extrapolates."</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || format!("{ID}_head{}", bs.with(|b| b.head_in_range()))) csv=csv_cb snippet=snippet/>
@@ -238,7 +238,7 @@ fn T5Panel(bs: Memo<BiasState>) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("T5 bucket against relative position, {} buckets, max_distance {}.", bs.with(|b| b.buckets), bs.with(|b| b.max_distance))) paint=paint height=280.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("T5 bucket against relative position, {} buckets, max_distance {}.", bs.with(|b| b.buckets), bs.with(|b| b.max_distance))) paint=paint height=280.0/>
             <p class="about">
                 "Small distances get a bucket each; beyond half the buckets the sizes grow logarithmically up to max_distance, and everything farther shares the last bucket. "
                 "Bidirectional attention gives positive offsets (keys after the query) their own half of the buckets; causal attention maps every future key to bucket 0."

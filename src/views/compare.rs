@@ -213,7 +213,7 @@ fn SimilarityPanel() -> impl IntoView {
             {show_controls.then(|| view! {
                 <StateRange spec=K_MAX get=|s| s.compare.k_max as f64 put=|s, v| s.compare.k_max = v as usize/>
             })}
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Similarity against offset up to {} for each scheme.", k_max.get())) paint=paint height=320.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Similarity against offset up to {} for each scheme.", k_max.get())) paint=paint height=320.0/>
             <Show when=move || store.minilm.with(Option::is_none)>
                 <p class="readout">
                     "The learned curve needs the MiniLM table (384 KB), which loads only on request: "

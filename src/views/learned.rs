@@ -298,7 +298,7 @@ fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Heatmap of the learned position table, {} positions.", m.seq_len.get())) paint=paint height=340.0
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Heatmap of the learned position table, {} positions.", m.seq_len.get())) paint=paint height=340.0
                 marks=highlight_marks(move || (m.table.with(|t| t.as_ref().map_or(0, |t| t.table.cols)), m.seq_len.get()))/>
             <p class="about">
                 "Each row is the vector learned for one position. Unlike the sinusoidal table no formula makes it: training found it. "
@@ -378,7 +378,7 @@ fn SimilarityPanel(m: LearnedMemos) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || "Heatmap of cosine similarity between learned position vectors.".to_string()) paint=paint height=340.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || "Heatmap of cosine similarity between learned position vectors.".to_string()) paint=paint height=340.0/>
             <p class="about">
                 "Training discovered order: neighbouring positions got similar vectors, so the matrix is bright along its diagonal. "
                 "But it is only partly relative: the band changes along the diagonal (not a Toeplitz matrix), unlike the sinusoidal PE·PEᵀ. The random table has no structure at all."
@@ -490,7 +490,7 @@ fn PcaPanel(m: LearnedMemos) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || "Trajectory of the positions in the plane of the table's top two principal components, coloured from dark (position 0) to yellow.".to_string()) paint=paint height=340.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || "Trajectory of the positions in the plane of the table's top two principal components, coloured from dark (position 0) to yellow.".to_string()) paint=paint height=340.0/>
             <p class="about">"Each dot is one position, coloured from dark (position 0) to yellow (the last); the grey line joins neighbours. In the table's two directions of largest variance the trained positions wind around a ring — a trace of the periodic structure training found — while random vectors form a shapeless cloud. The axis labels say how much of the variance the plane holds."</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb/>
         </Panel>
@@ -561,7 +561,7 @@ fn OffsetPanel(m: LearnedMemos) -> impl IntoView {
     };
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || "Mean cosine similarity of positions p and p + k against k.".to_string()) paint=paint height=260.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || "Mean cosine similarity of positions p and p + k against k.".to_string()) paint=paint height=260.0/>
             <p class="readout">{first}</p>
             <p class="about">"Averaged over every p, similarity falls with the offset — with ripples, as if training had half-discovered sinusoids. For the random table it is about 0 at every offset."</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb/>

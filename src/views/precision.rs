@@ -226,7 +226,7 @@ fn PositionsPanel(ps: Memo<PrecisionState>) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || ps.with(|s| format!("Stored position against true position around {} for each path.", s.pos))) paint=paint height=300.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || ps.with(|s| format!("Stored position against true position around {} for each path.", s.pos))) paint=paint height=300.0/>
             <p class="readout">{move || ps.with(|s| format!("Distinct positions among 0…{}: ", s.pos))}{counts}</p>
             <p class="about">
                 "A path that stores positions in a low-precision type maps neighbouring positions to the same value: the staircase. Where a path has fewer distinct positions than the text has tokens, the model cannot tell those tokens' positions apart. "
@@ -321,7 +321,7 @@ fn AnglesPanel(ps: Memo<PrecisionState>) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || ps.with(|s| format!("Angle error against the exact angle for each pair at position {}.", s.pos))) paint=paint height=300.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || ps.with(|s| format!("Angle error against the exact angle for each pair at position {}.", s.pos))) paint=paint height=300.0/>
             <p class="about">
                 "The error of each path's angle against the float64 one, wrapped to (−π, π] (an error of π is a rotation pointing the wrong way). "
                 "Errors below 1e-12 are drawn at 1e-12. The fast pairs (small j, the short wavelengths of the RoPE view) break first: their angle is the position itself times a number near 1, so a position stored a few units off turns them by whole radians."
@@ -418,7 +418,7 @@ fn ScorePanel(ps: Memo<PrecisionState>) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || ps.with(|s| format!("Score of a query at {} with keys 0 to {} positions back, for each path.", s.m, s.max_dist.min(s.m as usize)))) paint=paint height=300.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || ps.with(|s| format!("Score of a query at {} with keys 0 to {} positions back, for each path.", s.m, s.max_dist.min(s.m as usize)))) paint=paint height=300.0/>
             <p class="about">
                 "In exact arithmetic the score of q = k = 1 depends only on m − n: this curve is the same for every query position m. "
                 "Where a path stores m and its neighbours as one value, keys at different distances get the same rotation, the curve turns into steps, and the model's sense of order near m is gone."
@@ -554,7 +554,7 @@ fn ErrorPanel(ps: Memo<PrecisionState>) -> impl IntoView {
     };
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || "Largest angle error over all pairs against the position, log scales, one series per path.".to_string()) paint=paint height=300.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || "Largest angle error over all pairs against the position, log scales, one series per path.".to_string()) paint=paint height=300.0/>
             <p class="readout">{first_break}</p>
             <p class="about">
                 "Each dot is the worst pair at one position. float32 positions are exact up to 2^24 = 16,777,216, yet a float32 angle carries a relative error of about 6e-8, "

@@ -387,7 +387,7 @@ fn RotationPanel(m: RopeMemos) -> impl IntoView {
                     </button>
                 </div>
             })}
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Clocks: the query's pairs rotated to position {}.", pos.get())) paint=paint height=360.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Clocks: the query's pairs rotated to position {}.", pos.get())) paint=paint height=360.0/>
             <p class="about">
                 "Every clock is one pair of dimensions of the query, drawn as a 2-D vector (grey: at position 0; blue: rotated to this position). "
                 "The first pairs spin fast (θ_0 = 1 radian per position), the last ones barely move: like the hands of a clock, together they tell the position."
@@ -482,7 +482,7 @@ fn AnglesPanel(m: RopeMemos) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Heatmap of cos(pos·θ_j) for positions 0 to {} and every pair.", m.max_dist.get())) paint=paint on_hover=on_hover height=320.0
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Heatmap of cos(pos·θ_j) for positions 0 to {} and every pair.", m.max_dist.get())) paint=paint on_hover=on_hover height=320.0
                 marks=highlight_marks(move || (m.rope.with(|r| r.inv_freq.len()), m.max_dist.get() + 1))/>
             <p class="readout">{move || readout().unwrap_or_else(|| "Hover for the angle of a pair at a position.".into())}</p>
             <p class="about">"The same picture as the sinusoidal encoding, one column per pair: RoPE uses the sinusoid's frequencies as rotation speeds instead of adding them to the embedding."</p>
@@ -633,7 +633,7 @@ fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
                     <input id="ctl-m" type="text" prop:value=queries_text on:change=on_queries/>
                 </div>
             })}
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Score against distance up to {}, query positions {:?} overlaid.", m.max_dist.get(), queries.get())) paint=paint height=300.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Score against distance up to {}, query positions {:?} overlaid.", m.max_dist.get(), queries.get())) paint=paint height=300.0/>
             <p class="about">
                 "The line is the score computed from the distance alone. The markers rotate q to an absolute position m and k to n = m − d and take the dot product: "
                 "for every m they land on the same line, because R(m)ᵀR(n) = R(n − m). RoPE is defined for any integer position, negative ones included."
@@ -727,7 +727,7 @@ fn ScoreMatrixPanel(m: RopeMemos) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Heatmap of scores for query and key positions 0 to {}.", m.max_dist.get())) paint=paint height=340.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Heatmap of scores for query and key positions 0 to {}.", m.max_dist.get())) paint=paint height=340.0/>
             <p class="about">"Score of the query at position m with the key at position n. Every diagonal (fixed m − n) has one colour: a Toeplitz matrix, the picture of “relative only”."</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb npy=Some((big, npy_cb))
                 snippet=Callback::new(move |_| m.rs.with_untracked(snippet))/>
@@ -812,7 +812,7 @@ fn DecayPanel(m: RopeMemos) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Three decay curves against distance up to {}.", m.max_dist.get())) paint=paint height=300.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Three decay curves against distance up to {}.", m.max_dist.get())) paint=paint height=300.0/>
             <p class="about">
                 "RoFormer bounds |Σ_j h_j e^{i(m−n)θ_j}| by (max_j |h_{j+1} − h_j|)·Σ_j |S_{j+1}|, with S_j = Σ_{k<j} e^{i(m−n)θ_k}. "
                 "The curve its Figure 2 plots, and the blue one here, is (1/(d/2))·Σ_j |S_j|, the mean of |S_j| over the d/2 pairs, which falls with the distance m − n. "
@@ -892,7 +892,7 @@ fn WavelengthPanel(m: RopeMemos) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || "Wavelength of each rotary pair on a log scale, with the context length.".to_string()) paint=paint height=260.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || "Wavelength of each rotary pair on a log scale, with the context length.".to_string()) paint=paint height=260.0/>
             <p class="readout">{beyond}</p>
             <p class="about">"Pairs above the dotted grey line rotate less than one full turn over the whole context: they carry coarse position. These are the pairs that context-extension methods rescale."</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb

@@ -494,8 +494,8 @@ fn FrequenciesPanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl 
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=freq_canvas panel=ID label=Signal::derive(move || "Rotation frequency of each pair under each method, log scale.".to_string()) paint=move |p: &Painter| paint_with(p, false) height=280.0/>
-            <ChartCanvas node_ref=wave_canvas panel=ID label=Signal::derive(move || "Wavelength of each pair under each method, with the original and extended contexts.".to_string()) paint=move |p: &Painter| paint_with(p, true) height=260.0/>
+            <ChartCanvas node_ref=freq_canvas label=Signal::derive(move || "Rotation frequency of each pair under each method, log scale.".to_string()) paint=move |p: &Painter| paint_with(p, false) height=280.0/>
+            <ChartCanvas node_ref=wave_canvas label=Signal::derive(move || "Wavelength of each pair under each method, with the original and extended contexts.".to_string()) paint=move |p: &Painter| paint_with(p, true) height=260.0/>
             <table class="method-summary"><tbody>{summary}</tbody></table>
             <p class="about">
                 "Linear interpolation divides every frequency by s. NTK raises the base, which slows the low frequencies most. YaRN keeps fast pairs, interpolates slow ones and ramps between (shaded). "
@@ -599,7 +599,7 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || format!("Score with q = k = 1 against distance up to {}, one curve per method.", distance.get())) paint=paint height=320.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Score with q = k = 1 against distance up to {}, one curve per method.", distance.get())) paint=paint height=320.0/>
             <p class="about">
                 "Out to s·L0 (at most 131,072). Inside the shaded trained range the original curve is what the model learned; the methods try to keep the curve familiar beyond it. "
                 "YaRN and LongRoPE also multiply cos and sin by an attention factor α (transformers' attention_factor), so every logit is multiplied by α²: "

@@ -259,7 +259,7 @@ fn HeatmapPanel(
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=label paint=paint on_hover=on_hover on_click=on_click marks=marks/>
+            <ChartCanvas node_ref=canvas label=label paint=paint on_hover=on_hover on_click=on_click marks=marks/>
             <div class="readout" aria-live="off">
                 {move || readout().map(|v| v.into_any()).unwrap_or_else(|| view! { <p class="hint">{if curves_shown { "Hover a cell for its numbers; click a column to add its curve below." } else { "Hover a cell for its numbers." }}</p> }.into_any())}
             </div>
@@ -377,7 +377,7 @@ fn CurvesPanel(
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=label paint=paint on_hover=on_hover height=280.0/>
+            <ChartCanvas node_ref=canvas label=label paint=paint on_hover=on_hover height=280.0/>
             <p class="readout">{move || readout().unwrap_or_else(|| "Hover for values.".to_string())}</p>
             <p class="about">
                 "Each column of PE is a sine or cosine wave over positions. The wave of pair i has wavelength 2π·base^(2i/d_model): "
@@ -467,7 +467,7 @@ fn SpectrumPanel(
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=label paint=paint height=260.0/>
+            <ChartCanvas node_ref=canvas label=label paint=paint height=260.0/>
             <p class="about">
                 "The frequencies ω_i = base^(−2i/d_model) fall geometrically, so on a log axis they form a straight line. "
                 "Pairs whose wavelength exceeds the sequence length (above the dotted grey line) never complete a cycle inside it. "
@@ -646,12 +646,12 @@ fn SimilarityPanel(
     let show_controls = ctx.state.with_untracked(|s| s.show_controls);
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=matrix_canvas panel=ID label=label_m paint=paint_matrix height=340.0/>
+            <ChartCanvas node_ref=matrix_canvas label=label_m paint=paint_matrix height=340.0/>
             {show_controls.then(|| view! {
                 <StateRange spec=P0 get=|s| s.sinusoidal.p0_in_range() as f64
                     max=|s| s.sinusoidal.seq_len.saturating_sub(1) as f64 put=|s, v| s.sinusoidal.p0 = v as usize/>
             })}
-            <ChartCanvas node_ref=curve_canvas panel=ID label=label_c paint=paint_curve height=240.0/>
+            <ChartCanvas node_ref=curve_canvas label=label_c paint=paint_curve height=240.0/>
             <p class="about">
                 "Each pair contributes sin(pω)sin(qω) + cos(pω)cos(qω) = cos((p−q)ω), so the dot product of two positions depends only on their distance: "
                 "the matrix is constant along its diagonals, largest on the diagonal (d_model/2) and falling, with ripples, as positions move apart."
@@ -814,12 +814,12 @@ fn OffsetPanel(
             {show_controls.then(|| view! {
                 <StateRange spec=OFFSET get=|s| s.sinusoidal.offset as f64 put=|s, v| s.sinusoidal.offset = v as usize/>
             })}
-            <ChartCanvas node_ref=matrix_canvas panel=ID label=Signal::derive(move || {
+            <ChartCanvas node_ref=matrix_canvas label=Signal::derive(move || {
                 let d = pe.with(|pe| pe.d_model);
                 let zoom = if d > OFFSET_ZOOM { format!(" Shown: its first {OFFSET_ZOOM} of {d} columns and rows (the rest continues the diagonal; the Matrix CSV holds all).") } else { String::new() };
                 format!("Block-diagonal matrix M({}) that maps PE[pos] to PE[pos+{}].{zoom}", k.get(), k.get())
             }) paint=paint_matrix height=300.0/>
-            <ChartCanvas node_ref=row_canvas panel=ID label=Signal::derive(move || format!("PE[{}] beside M({})·PE[{}].", p0.get() + k.get(), k.get(), p0.get())) paint=paint_rows height=220.0/>
+            <ChartCanvas node_ref=row_canvas label=Signal::derive(move || format!("PE[{}] beside M({})·PE[{}].", p0.get() + k.get(), k.get(), p0.get())) paint=paint_rows height=220.0/>
             <p class="residual" data-residual=move || residual.get().to_string()>
                 {move || format!(
                     "max |PE[pos+{}] − M({})·PE[pos]| over {} positions spread over 0…{}: {}",
@@ -1046,7 +1046,7 @@ fn IndexPanel(
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas panel=ID label=Signal::derive(move || "Wavelength of every column, sin and cos columns marked.".to_string()) paint=paint height=220.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || "Wavelength of every column, sin and cos columns marked.".to_string()) paint=paint height=220.0/>
             <div class="table-wrap" tabindex="0" role="region" aria-label="Pair-index table" inner_html=table on:click=on_table_click></div>
             <div class="loops">
                 <figure>
