@@ -17,7 +17,7 @@ use wasm_bindgen::JsCast;
 use super::dom;
 
 /// How long the controls must rest before off-screen charts are brought up to date.
-pub const REST_MS: f64 = 150.0;
+const REST_MS: f64 = 150.0;
 
 /// A chart whose full paint takes longer than this paints coarser while a slider moves.
 const QUICK_PAINT_MS: f64 = 6.0;

@@ -309,6 +309,9 @@ pub struct Painter {
     /// Device pixels per image pixel: 1 for a full paint; more for the quick paint of a chart
     /// too slow for a frame while a slider moves (refined once the controls rest).
     pub coarse: usize,
+    /// Whether the paint asked for [`Painter::raster`]: only such a paint can be coarse (a
+    /// line chart is always drawn in full, and is not painted again at rest).
+    rastered: std::cell::Cell<bool>,
 }
 
 /// What a heatmap's frame shows: labels, cell counts, colour map and range, theme, size.
@@ -393,6 +396,7 @@ impl Painter {
     /// The size of the image that fills `rect` in this paint: `rect`'s own, or a fraction of
     /// it in a quick paint.
     pub fn raster(&self, rect: PlotRect) -> (usize, usize) {
+        self.rastered.set(true);
         let c = self.coarse.max(1);
         ((rect.width() / c).max(1), (rect.height() / c).max(1))
     }
@@ -630,6 +634,7 @@ fn chart_canvas(chart: Chart) -> AnyView {
             theme,
             frame_cache,
             coarse,
+            rastered: std::cell::Cell::new(false),
         };
         let started = dom::now_ms();
         if let Some(r) = paint(&painter) {
@@ -643,6 +648,7 @@ fn chart_canvas(chart: Chart) -> AnyView {
                 .set_attribute("data-plot", &format!("{},{},{},{}", r.x0, r.y0, r.x1, r.y1));
         }
         let ms = dom::now_ms() - started;
+        let coarse = if painter.rastered.get() { coarse } else { 1 };
         slot.painted(coarse, ms);
         dom::mark_painted(coarse);
     });
