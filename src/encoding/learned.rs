@@ -87,10 +87,8 @@ impl Table {
 
     /// A seeded random initialisation, N(0, 0.02²) as BERT initialises its tables.
     pub fn random(rows: usize, cols: usize, seed: u64) -> Table {
-        let mut rng = Ziggurat::new(SeededNormal::new(seed ^ 0x7ab1_e5ee_d000));
-        let data = (0..rows * cols)
-            .map(|_| (0.02 * rng.sample()) as f32)
-            .collect();
+        let mut data = vec![0.0f32; rows * cols];
+        pe_kernels::normal::fill_normal(&mut data, seed ^ 0x7ab1_e5ee_d000, 0.02);
         Table { rows, cols, data }
     }
 
@@ -265,83 +263,6 @@ impl Table {
             .sum();
         dot / (self.norm(a) * self.norm(b)).max(f64::MIN_POSITIVE)
     }
-
-    /// Rows scaled to unit length (f32, for fast dot products).
-    pub fn unit_rows(&self) -> Vec<f32> {
-        let mut out = self.data.clone();
-        for (pos, row) in out.chunks_exact_mut(self.cols).enumerate() {
-            let n = self.norm(pos).max(f64::MIN_POSITIVE) as f32;
-            row.iter_mut().for_each(|v| *v /= n);
-        }
-        out
-    }
-}
-
-/// Standard normal samples by Marsaglia and Tsang's ziggurat (128 layers): almost every
-/// sample costs one random integer and one multiply, no logarithm or sine, so that a new
-/// random table (up to millions of cells) is drawn within a frame.
-struct Ziggurat {
-    rng: SeededNormal,
-    /// Integer thresholds: below `k[i]` the sample lies inside layer `i`'s rectangle.
-    k: [u32; 128],
-    /// Layer widths divided by 2³¹.
-    w: [f64; 128],
-    /// The density at each layer's edge.
-    f: [f64; 128],
-}
-
-impl Ziggurat {
-    /// The tail starts here.
-    const R: f64 = 3.442619855899;
-    /// The area of each layer.
-    const V: f64 = 9.91256303526217e-3;
-
-    fn new(rng: SeededNormal) -> Ziggurat {
-        let m = 2147483648.0;
-        let (mut k, mut w, mut f) = ([0u32; 128], [0.0; 128], [0.0; 128]);
-        let mut d = Self::R;
-        let mut t = d;
-        let q = Self::V / (-0.5 * d * d).exp();
-        k[0] = (d / q * m) as u32;
-        w[0] = q / m;
-        w[127] = d / m;
-        f[0] = 1.0;
-        f[127] = (-0.5 * d * d).exp();
-        for i in (1..=126).rev() {
-            d = (-2.0 * (Self::V / d + (-0.5 * d * d).exp()).ln()).sqrt();
-            k[i + 1] = (d / t * m) as u32;
-            t = d;
-            f[i] = (-0.5 * d * d).exp();
-            w[i] = d / m;
-        }
-        Ziggurat { rng, k, w, f }
-    }
-
-    fn sample(&mut self) -> f64 {
-        loop {
-            let u = self.rng.next_u64();
-            // The layer from the low bits, the signed value from the high ones.
-            let i = (u & 127) as usize;
-            let h = (u >> 32) as u32 as i32;
-            let x = h as f64 * self.w[i];
-            if h.unsigned_abs() < self.k[i] {
-                return x;
-            }
-            if i == 0 {
-                // The tail beyond R (Marsaglia's method).
-                loop {
-                    let x = -self.rng.uniform().ln() / Self::R;
-                    let y = -self.rng.uniform().ln();
-                    if y + y >= x * x {
-                        return if h > 0 { Self::R + x } else { -Self::R - x };
-                    }
-                }
-            }
-            if self.f[i] + self.rng.uniform() * (self.f[i - 1] - self.f[i]) < (-0.5 * x * x).exp() {
-                return x;
-            }
-        }
-    }
 }
 
 /// Cosine similarity between sampled positions (`positions × positions`, row-major).
@@ -356,20 +277,33 @@ pub const COSINE_SAMPLES: usize = 512;
 /// Multiply-adds the cosine matrix may cost; wide tables get fewer samples.
 const COSINE_BUDGET: usize = 60_000_000;
 
+/// Positions in the quick matrix drawn while a slider moves (refined once it rests).
+pub const QUICK_COSINE_SAMPLES: usize = 96;
+
 impl CosineMatrix {
     pub fn new(table: &Table) -> CosineMatrix {
+        Self::sampled(table, COSINE_SAMPLES)
+    }
+
+    /// A coarser matrix (at most [`QUICK_COSINE_SAMPLES`] positions, a few milliseconds at
+    /// any table size) for the paints made while a control moves.
+    pub fn quick(table: &Table) -> CosineMatrix {
+        Self::sampled(table, QUICK_COSINE_SAMPLES)
+    }
+
+    fn sampled(table: &Table, most: usize) -> CosineMatrix {
         let affordable = ((2 * COSINE_BUDGET / table.cols.max(1)) as f64).sqrt() as usize;
-        let samples = affordable.clamp(128, COSINE_SAMPLES);
+        let samples = affordable.clamp(128, COSINE_SAMPLES).min(most);
         let stride = table.rows.div_ceil(samples).max(1);
         let positions: Vec<usize> = (0..table.rows).step_by(stride).collect();
-        let unit = table.unit_rows();
         let c = table.cols;
         let n = positions.len();
-        // The sampled unit rows, contiguous.
-        let rows: Vec<f32> = positions
-            .iter()
-            .flat_map(|&p| unit[p * c..(p + 1) * c].iter().copied())
-            .collect();
+        // The sampled rows scaled to unit length, contiguous.
+        let mut rows: Vec<f32> = Vec::with_capacity(n * c);
+        for &p in &positions {
+            let norm = table.norm(p).max(f64::MIN_POSITIVE) as f32;
+            rows.extend(table.row(p).iter().map(|v| v / norm));
+        }
         let row = |i: usize| &rows[i * c..(i + 1) * c];
         let mut values = vec![0.0; n * n];
         // Upper triangle, row by row (sequential writes), four columns per pass over row a.
@@ -580,6 +514,30 @@ mod tests {
     }
 
     #[test]
+    fn cosine_matrices_hold_the_cosines_of_their_positions() {
+        let t = Table::random(2048, 96, 5);
+        let full = CosineMatrix::new(&t);
+        let quick = CosineMatrix::quick(&t);
+        assert_eq!(full.positions.len(), COSINE_SAMPLES);
+        assert!((QUICK_COSINE_SAMPLES / 2..=QUICK_COSINE_SAMPLES).contains(&quick.positions.len()));
+        for m in [&full, &quick] {
+            let n = m.positions.len();
+            assert_eq!(m.values.len(), n * n);
+            for (a, &p) in m.positions.iter().enumerate().step_by(7) {
+                for (b, &q) in m.positions.iter().enumerate().step_by(5) {
+                    assert!(
+                        (m.values[a * n + b] - t.cosine(p, q)).abs() < 1e-5,
+                        "{p} {q}"
+                    );
+                }
+            }
+        }
+        // A small table is exact at either size.
+        let small = Table::random(40, 8, 1);
+        assert!(CosineMatrix::quick(&small).exact());
+    }
+
+    #[test]
     fn offset_curve_equals_the_direct_sums() {
         for (rows, cols) in [(1, 3), (2, 1), (37, 5), (64, 8), (100, 17)] {
             let t = Table::random(rows, cols, 3);
@@ -648,32 +606,6 @@ mod tests {
         );
         assert!((pca.explained.0 + pca.explained.1 - 1.0).abs() < 1e-6);
         assert!((pca.explained.0 / pca.explained.1 - 9.0).abs() < 0.5);
-    }
-
-    #[test]
-    fn ziggurat_samples_are_standard_normal() {
-        let mut z = Ziggurat::new(SeededNormal::new(11));
-        let n = 1_000_000;
-        let xs: Vec<f64> = (0..n).map(|_| z.sample()).collect();
-        let mean = xs.iter().sum::<f64>() / n as f64;
-        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n as f64;
-        let frac = |lo: f64| xs.iter().filter(|x| x.abs() > lo).count() as f64 / n as f64;
-        assert!(mean.abs() < 0.005, "mean {mean}");
-        assert!((var - 1.0).abs() < 0.005, "variance {var}");
-        // Two-sided tail masses of the normal distribution.
-        for (t, p) in [
-            (0.5, 0.617075),
-            (1.0, 0.317311),
-            (2.0, 0.0455003),
-            (3.0, 0.0026998),
-            (3.5, 0.000465),
-        ] {
-            assert!(
-                (frac(t) - p).abs() < 4.0 * (p * (1.0 - p) / n as f64).sqrt() + 1e-5,
-                "P(|x| > {t}) = {} vs {p}",
-                frac(t)
-            );
-        }
     }
 
     #[test]

@@ -156,3 +156,76 @@ where
 {
     Memo::new(move |_| state.with(part))
 }
+
+/// What a [`Keyed`] value is computed from: a few integers that change exactly when it must
+/// be recomputed.
+pub type Key = [u64; 4];
+
+type Work = Arc<dyn Fn(&Key) -> Arc<dyn Any + Send + Sync> + Send + Sync>;
+
+/// A value computed from a small [`Key`], only when it is read. Unlike a memo, a change of
+/// the key does not compute it: a chart that depends on it is told it is stale (the key is all
+/// that is compared), and the work runs when a chart paints. A memo is recomputed as soon as
+/// anything that depends on it is checked, so a chart out of sight would pay for its data in
+/// the frame of every slider move. The last value is kept (type-erased, one copy of the code
+/// for every value type).
+pub struct Keyed<T: 'static> {
+    key: Memo<Key>,
+    cache: StoredValue<Option<(Key, Arc<dyn Any + Send + Sync>)>>,
+    work: StoredValue<Work>,
+    _value: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Keyed<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Keyed<T> {}
+
+impl<T: Send + Sync + 'static> Keyed<T> {
+    /// `work` must depend on nothing but what `key` identifies (it runs untracked).
+    pub fn new(key: Memo<Key>, work: impl Fn(&Key) -> T + Send + Sync + 'static) -> Self {
+        let work: Work = Arc::new(move |k| Arc::new(work(k)));
+        Keyed {
+            key,
+            cache: StoredValue::new(None),
+            work: StoredValue::new(work),
+            _value: PhantomData,
+        }
+    }
+
+    fn value(&self, key: Key) -> Arc<dyn Any + Send + Sync> {
+        let hit = self.cache.with_value(|c| {
+            c.as_ref()
+                .filter(|(k, _)| *k == key)
+                .map(|(_, v)| Arc::clone(v))
+        });
+        hit.unwrap_or_else(|| {
+            let work = self.work.get_value();
+            let v = untrack(|| work(&key));
+            self.cache.set_value(Some((key, Arc::clone(&v))));
+            v
+        })
+    }
+
+    /// Reads the value (computing it if its key moved) and subscribes to the key.
+    pub fn with<R>(&self, read: impl FnOnce(&T) -> R) -> R {
+        let v = self.value(self.key.get());
+        read(v.downcast_ref::<T>().expect("Keyed holds its own type"))
+    }
+
+    /// Reads the value without subscribing.
+    pub fn with_untracked<R>(&self, read: impl FnOnce(&T) -> R) -> R {
+        let v = self.value(self.key.get_untracked());
+        read(v.downcast_ref::<T>().expect("Keyed holds its own type"))
+    }
+
+    pub fn get(&self) -> T
+    where
+        T: Clone,
+    {
+        self.with(T::clone)
+    }
+}

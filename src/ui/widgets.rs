@@ -309,8 +309,9 @@ pub struct Painter {
     /// Device pixels per image pixel: 1 for a full paint; more for the quick paint of a chart
     /// too slow for a frame while a slider moves (refined once the controls rest).
     pub coarse: usize,
-    /// Whether the paint asked for [`Painter::raster`]: only such a paint can be coarse (a
-    /// line chart is always drawn in full, and is not painted again at rest).
+    /// Whether the paint asked for [`Painter::raster`] or used [`Painter::quick`]: only such
+    /// a paint can be coarse (a chart that ignores both is drawn in full, and is not painted
+    /// again at rest).
     rastered: std::cell::Cell<bool>,
 }
 
@@ -391,6 +392,17 @@ impl Painter {
         });
         self.frame_cache.set_value(kept);
         Some(rect)
+    }
+
+    /// Whether this paint may draw from cheaper data (fewer samples) because a slider is
+    /// moving and a full paint of this chart would not fit in a frame. A chart that uses it
+    /// is painted again, in full, once the controls rest.
+    pub fn quick(&self) -> bool {
+        let quick = self.coarse > 1;
+        if quick {
+            self.rastered.set(true);
+        }
+        quick
     }
 
     /// The size of the image that fills `rect` in this paint: `rect`'s own, or a fraction of

@@ -20,8 +20,9 @@ use crate::render::raster::{AxisSamples, SampledGrid};
 use crate::state::more::{
     LearnedState, TableSource, LEARNED_LEN, LEARNED_SEED, TABLE_COLS, TABLE_ROWS,
 };
-use crate::ui::context::{select, select_state, AppCtx, Computed};
+use crate::ui::context::{select, select_state, AppCtx, Key, Keyed};
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
+use crate::ui::schedule;
 use crate::ui::tables::{Loaded, TableStore};
 use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel, StateRange};
 use crate::views::common::{
@@ -32,12 +33,16 @@ use crate::views::common::{
 #[derive(Clone, Copy)]
 struct LearnedMemos {
     ls: Memo<LearnedState>,
-    table: Computed<Option<Loaded>>,
+    /// What the table is: what its statistics are computed from.
+    table_key: Memo<Key>,
+    table: Keyed<Option<Loaded>>,
     seq_len: Memo<usize>,
     /// `3·rms` of the table: the colour range of the heatmap.
-    range: Computed<f64>,
-    /// Cosine similarity between (sampled) positions, shared by two panels.
-    cos: Computed<Option<CosineMatrix>>,
+    range: Keyed<f64>,
+    /// Cosine similarity between (sampled) positions.
+    cos: Keyed<Option<CosineMatrix>>,
+    /// The same from fewer positions, for the paints made while a slider moves.
+    cos_quick: Keyed<Option<CosineMatrix>>,
 }
 
 /// The learned view.
@@ -48,29 +53,46 @@ pub fn LearnedView() -> impl IntoView {
     let state = ctx.state;
     let ls = select_state(state, |s| s.learned.clone());
     let source = select(ls, |l| l.table);
-    let random = Computed::new(move || {
-        let (rows, cols, seed) = ls.with(|l| (l.rows, l.cols, l.seed));
-        (rows, cols, seed)
-    });
-    let random_table = Computed::fresh(move || {
-        let (rows, cols, seed) = random.get();
-        Loaded {
-            id: (seed as u32) ^ ((rows as u32) << 12) ^ ((cols as u32) << 24) ^ 0x8000_0000,
-            label: format!("random N(0, 0.02²), {rows} × {cols}, seed {seed}"),
-            table: Arc::new(Table::random(rows, cols, seed)),
-        }
-    });
-    let table = Computed::fresh(move || match source.get() {
+    // The table and everything computed from it follow this key: computed when a chart
+    // that shows them paints, never merely because a slider moved (a new random table and
+    // its statistics cost tens of milliseconds each).
+    let table_key = Memo::new(move |_| match source.get() {
         TableSource::MiniLm => {
             store.load_minilm();
-            store.minilm.get()
+            [
+                0,
+                store
+                    .minilm
+                    .with(|t| t.as_ref().map_or(0, |t| u64::from(t.id) + 1)),
+                0,
+                0,
+            ]
         }
-        TableSource::Random => Some(random_table.get()),
-        TableSource::File => store.file.get(),
+        TableSource::Random => ls.with(|l| [1, l.rows as u64, l.cols as u64, l.seed]),
+        TableSource::File => [
+            2,
+            store
+                .file
+                .with(|t| t.as_ref().map_or(0, |t| u64::from(t.id) + 1)),
+            0,
+            0,
+        ],
+    });
+    let table = Keyed::new(table_key, move |k| match k[0] {
+        0 => store.minilm.get_untracked(),
+        1 => {
+            let (rows, cols, seed) = (k[1] as usize, k[2] as usize, k[3]);
+            Some(Loaded {
+                id: (seed as u32) ^ ((rows as u32) << 12) ^ ((cols as u32) << 24) ^ 0x8000_0000,
+                label: format!("random N(0, 0.02²), {rows} × {cols}, seed {seed}"),
+                table: Arc::new(Table::random(rows, cols, seed)),
+            })
+        }
+        _ => store.file.get_untracked(),
     });
     let seq_len = select(ls, |l| l.seq_len);
-    let range = Computed::new(move || {
-        table.with(|t| {
+    let range = Keyed::new(table_key, move |_| {
+        table.with_untracked(|t| {
             t.as_ref().map_or(1.0, |t| {
                 let d = &t.table.data;
                 let ms = d.iter().map(|v| (*v as f64).powi(2)).sum::<f64>() / d.len().max(1) as f64;
@@ -78,14 +100,20 @@ pub fn LearnedView() -> impl IntoView {
             })
         })
     });
-    let cos =
-        Computed::fresh(move || table.with(|t| t.as_ref().map(|t| CosineMatrix::new(&t.table))));
+    let cos = Keyed::new(table_key, move |_| {
+        table.with_untracked(|t| t.as_ref().map(|t| CosineMatrix::new(&t.table)))
+    });
+    let cos_quick = Keyed::new(table_key, move |_| {
+        table.with_untracked(|t| t.as_ref().map(|t| CosineMatrix::quick(&t.table)))
+    });
     let m = LearnedMemos {
         ls,
+        table_key,
         table,
         seq_len,
         range,
         cos,
+        cos_quick,
     };
     let set = move |f: &dyn Fn(&mut LearnedState)| state.update(|s| f(&mut s.learned));
     let show_controls = state.with_untracked(|s| s.show_controls);
@@ -341,7 +369,10 @@ fn SimilarityPanel(m: LearnedMemos) -> impl IntoView {
     let paint = move |p: &Painter| {
         let n = m.seq_len.get();
         let rows = m.table.with(|t| t.as_ref().map(|t| t.table.rows))?;
-        cos.with(|c| {
+        // While a slider moves, a matrix of fewer positions (a new random table costs the
+        // full one tens of milliseconds); the full one once the controls rest.
+        let source = if p.quick() { m.cos_quick } else { cos };
+        source.with(|c| {
             let c = c.as_ref()?;
             let cmap = ColorMap::diverging();
             let frame = heatmap_frame(&cmap, n, n, "position", "position", -1.0, 1.0, "cosine");
@@ -396,10 +427,9 @@ fn PcaPanel(m: LearnedMemos) -> impl IntoView {
         return ().into_any();
     }
     let canvas = NodeRef::<Canvas>::new();
-    let pca = Computed::fresh(move || {
+    let pca = Keyed::new(m.table_key, move |_| {
         m.table
-            .with(|t| t.as_ref().map(|t| (t.id, Pca::new(&t.table))))
-            .map(|(_, p)| p)
+            .with_untracked(|t| t.as_ref().map(|t| Pca::new(&t.table)))
     });
     let paint = move |p: &Painter| {
         let n = m.seq_len.get();
@@ -505,8 +535,8 @@ fn OffsetPanel(m: LearnedMemos) -> impl IntoView {
         return ().into_any();
     }
     let canvas = NodeRef::<Canvas>::new();
-    let curve = Computed::fresh(move || {
-        m.table.with(|t| {
+    let curve = Keyed::new(m.table_key, move |_| {
+        m.table.with_untracked(|t| {
             t.as_ref().map(|t| {
                 let c = OffsetCurve::new(&t.table);
                 (c.stride, c.mean)
@@ -551,14 +581,15 @@ fn OffsetPanel(m: LearnedMemos) -> impl IntoView {
         });
         export::csv_text(text, &format!("{}.csv", stem(&m, ID)));
     });
-    let first = move || {
+    // Once the controls rest: the curve of a new table is not computed in a slider's frame.
+    let first = schedule::at_rest(move || {
         curve.with(|c| {
-            c.as_ref().and_then(|(_, ys)| {
-                ys.get(1)
-                    .map(|v| format!("Mean similarity at offset 1: {}.", sig(*v, 4)))
-            })
+            c.as_ref()
+                .and_then(|(_, ys)| ys.get(1))
+                .map(|v| format!("Mean similarity at offset 1: {}.", sig(*v, 4)))
+                .unwrap_or_default()
         })
-    };
+    });
     view! {
         <Panel id=ID>
             <ChartCanvas node_ref=canvas label=Signal::derive(move || "Mean cosine similarity of positions p and p + k against k.".to_string()) paint=paint height=260.0/>

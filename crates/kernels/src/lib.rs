@@ -6,4 +6,5 @@
 
 pub mod dot;
 pub mod fft;
+pub mod normal;
 pub mod series;

@@ -1,0 +1,129 @@
+//! Standard normal samples for random tables (millions of cells per slider move).
+
+/// SplitMix64: the same stream as the app's `SeededNormal` draws from a seed.
+struct SplitMix {
+    state: u64,
+}
+
+impl SplitMix {
+    #[inline]
+    fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in (0, 1).
+    fn uniform(&mut self) -> f64 {
+        ((self.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+    }
+}
+
+/// Fills `out` with `scale` times standard normal samples drawn from `seed`.
+pub fn fill_normal(out: &mut [f32], seed: u64, scale: f64) {
+    let mut z = Ziggurat::new(SplitMix { state: seed });
+    for v in out.iter_mut() {
+        *v = (scale * z.sample()) as f32;
+    }
+}
+
+/// Standard normal samples by Marsaglia and Tsang's ziggurat (128 layers): almost every
+/// sample costs one random integer and one multiply, no logarithm or sine, so that a new
+/// random table (up to millions of cells) is drawn within a frame.
+struct Ziggurat {
+    rng: SplitMix,
+    /// Integer thresholds: below `k[i]` the sample lies inside layer `i`'s rectangle.
+    k: [u32; 128],
+    /// Layer widths divided by 2³¹.
+    w: [f64; 128],
+    /// The density at each layer's edge.
+    f: [f64; 128],
+}
+
+impl Ziggurat {
+    /// The tail starts here.
+    const R: f64 = 3.442619855899;
+    /// The area of each layer.
+    const V: f64 = 9.91256303526217e-3;
+
+    fn new(rng: SplitMix) -> Ziggurat {
+        let m = 2147483648.0;
+        let (mut k, mut w, mut f) = ([0u32; 128], [0.0; 128], [0.0; 128]);
+        let mut d = Self::R;
+        let mut t = d;
+        let q = Self::V / (-0.5 * d * d).exp();
+        k[0] = (d / q * m) as u32;
+        w[0] = q / m;
+        w[127] = d / m;
+        f[0] = 1.0;
+        f[127] = (-0.5 * d * d).exp();
+        for i in (1..=126).rev() {
+            d = (-2.0 * (Self::V / d + (-0.5 * d * d).exp()).ln()).sqrt();
+            k[i + 1] = (d / t * m) as u32;
+            t = d;
+            f[i] = (-0.5 * d * d).exp();
+            w[i] = d / m;
+        }
+        Ziggurat { rng, k, w, f }
+    }
+
+    #[inline]
+    fn sample(&mut self) -> f64 {
+        loop {
+            let u = self.rng.next_u64();
+            // The layer from the low bits, the signed value from the high ones.
+            let i = (u & 127) as usize;
+            let h = (u >> 32) as u32 as i32;
+            let x = h as f64 * self.w[i];
+            if h.unsigned_abs() < self.k[i] {
+                return x;
+            }
+            if i == 0 {
+                // The tail beyond R (Marsaglia's method).
+                loop {
+                    let x = -self.rng.uniform().ln() / Self::R;
+                    let y = -self.rng.uniform().ln();
+                    if y + y >= x * x {
+                        return if h > 0 { Self::R + x } else { -Self::R - x };
+                    }
+                }
+            }
+            if self.f[i] + self.rng.uniform() * (self.f[i - 1] - self.f[i]) < (-0.5 * x * x).exp() {
+                return x;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ziggurat_samples_are_standard_normal() {
+        let mut z = Ziggurat::new(SplitMix { state: 11 });
+        let n = 1_000_000;
+        let xs: Vec<f64> = (0..n).map(|_| z.sample()).collect();
+        let mean = xs.iter().sum::<f64>() / n as f64;
+        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n as f64;
+        let frac = |lo: f64| xs.iter().filter(|x| x.abs() > lo).count() as f64 / n as f64;
+        assert!(mean.abs() < 0.005, "mean {mean}");
+        assert!((var - 1.0).abs() < 0.005, "variance {var}");
+        // Two-sided tail masses of the normal distribution.
+        for (t, p) in [
+            (0.5, 0.617075),
+            (1.0, 0.317311),
+            (2.0, 0.0455003),
+            (3.0, 0.0026998),
+            (3.5, 0.000465),
+        ] {
+            assert!(
+                (frac(t) - p).abs() < 4.0 * (p * (1.0 - p) / n as f64).sqrt() + 1e-5,
+                "P(|x| > {t}) = {} vs {p}",
+                frac(t)
+            );
+        }
+    }
+}
