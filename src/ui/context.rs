@@ -157,21 +157,17 @@ where
     Memo::new(move |_| state.with(part))
 }
 
-/// What a [`Keyed`] value is computed from: a few integers that change exactly when it must
-/// be recomputed.
-pub type Key = [u64; 4];
+type Work = Arc<dyn Fn(&Erased) -> Arc<dyn Any + Send + Sync> + Send + Sync>;
 
-type Work = Arc<dyn Fn(&Key) -> Arc<dyn Any + Send + Sync> + Send + Sync>;
-
-/// A value computed from a small [`Key`], only when it is read. Unlike a memo, a change of
-/// the key does not compute it: a chart that depends on it is told it is stale (the key is all
-/// that is compared), and the work runs when a chart paints. A memo is recomputed as soon as
-/// anything that depends on it is checked, so a chart out of sight would pay for its data in
-/// the frame of every slider move. The last value is kept (type-erased, one copy of the code
-/// for every value type).
+/// A value computed from a key (a small [`Computed`] value: a slice of the state), only when
+/// it is read. Unlike a memo, a change of the key does not compute it: a chart that depends on
+/// it is told it is stale (the key is all that is compared), and the work runs when the chart
+/// paints. A memo is recomputed as soon as anything that depends on it is checked, so a chart
+/// out of sight paid for its data in the frame of every slider move. The last value is kept
+/// (type-erased: one copy of the code for every key and value type).
 pub struct Keyed<T: 'static> {
-    key: Memo<Key>,
-    cache: StoredValue<Option<(Key, Arc<dyn Any + Send + Sync>)>>,
+    key: Memo<Erased>,
+    cache: StoredValue<Option<(Erased, Arc<dyn Any + Send + Sync>)>>,
     work: StoredValue<Work>,
     _value: PhantomData<fn() -> T>,
 }
@@ -185,18 +181,21 @@ impl<T> Clone for Keyed<T> {
 impl<T> Copy for Keyed<T> {}
 
 impl<T: Send + Sync + 'static> Keyed<T> {
-    /// `work` must depend on nothing but what `key` identifies (it runs untracked).
-    pub fn new(key: Memo<Key>, work: impl Fn(&Key) -> T + Send + Sync + 'static) -> Self {
-        let work: Work = Arc::new(move |k| Arc::new(work(k)));
+    /// `work` must depend on nothing but the key (it runs untracked).
+    pub fn new<K: Send + Sync + 'static>(
+        key: Computed<K>,
+        work: impl Fn(&K) -> T + Send + Sync + 'static,
+    ) -> Self {
+        let work: Work = Arc::new(move |k| Arc::new(work(Computed::<K>::value(k))));
         Keyed {
-            key,
+            key: key.memo,
             cache: StoredValue::new(None),
             work: StoredValue::new(work),
             _value: PhantomData,
         }
     }
 
-    fn value(&self, key: Key) -> Arc<dyn Any + Send + Sync> {
+    fn value(&self, key: Erased) -> Arc<dyn Any + Send + Sync> {
         let hit = self.cache.with_value(|c| {
             c.as_ref()
                 .filter(|(k, _)| *k == key)

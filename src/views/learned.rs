@@ -20,7 +20,7 @@ use crate::render::raster::{AxisSamples, SampledGrid};
 use crate::state::more::{
     LearnedState, TableSource, LEARNED_LEN, LEARNED_SEED, TABLE_COLS, TABLE_ROWS,
 };
-use crate::ui::context::{select, select_state, AppCtx, Key, Keyed};
+use crate::ui::context::{select, select_state, AppCtx, Computed, Keyed};
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
 use crate::ui::schedule;
 use crate::ui::tables::{Loaded, TableStore};
@@ -34,7 +34,7 @@ use crate::views::common::{
 struct LearnedMemos {
     ls: Memo<LearnedState>,
     /// What the table is: what its statistics are computed from.
-    table_key: Memo<Key>,
+    table_key: Computed<[u64; 4]>,
     table: Keyed<Option<Loaded>>,
     seq_len: Memo<usize>,
     /// `3·rms` of the table: the colour range of the heatmap.
@@ -56,7 +56,7 @@ pub fn LearnedView() -> impl IntoView {
     // The table and everything computed from it follow this key: computed when a chart
     // that shows them paints, never merely because a slider moved (a new random table and
     // its statistics cost tens of milliseconds each).
-    let table_key = Memo::new(move |_| match source.get() {
+    let table_key = Computed::new(move || match source.get() {
         TableSource::MiniLm => {
             store.load_minilm();
             [
@@ -78,7 +78,7 @@ pub fn LearnedView() -> impl IntoView {
             0,
         ],
     });
-    let table = Keyed::new(table_key, move |k| match k[0] {
+    let table = Keyed::new(table_key, move |k: &[u64; 4]| match k[0] {
         0 => store.minilm.get_untracked(),
         1 => {
             let (rows, cols, seed) = (k[1] as usize, k[2] as usize, k[3]);

@@ -16,8 +16,9 @@ use crate::state::precision::{
     PREC_THETA,
 };
 use crate::state::AppState;
-use crate::ui::context::{select_state, AppCtx, Computed};
+use crate::ui::context::{select_state, AppCtx, Computed, Keyed};
 use crate::ui::export;
+use crate::ui::schedule;
 use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, StateRange};
 use crate::views::common::{line_series, paint_lines, stride_note, ExportButtons};
 
@@ -159,8 +160,9 @@ fn PositionsPanel(ps: Memo<PrecisionState>) -> impl IntoView {
     }
     let canvas = NodeRef::<Canvas>::new();
     // (true positions, stored position per selected path)
-    let data = Computed::fresh(move || {
-        ps.with(|s| {
+    let data = Keyed::new(
+        Computed::new(move || ps.get()),
+        move |s: &PrecisionState| {
             let lo = s.pos.saturating_sub(WINDOW);
             let hi = (s.pos + WINDOW).min(MAX_POS);
             let xs: Vec<u64> = (lo..=hi).collect();
@@ -170,8 +172,8 @@ fn PositionsPanel(ps: Memo<PrecisionState>) -> impl IntoView {
                 .map(|&p| (p, xs.iter().map(|&x| p.stored_position(x)).collect()))
                 .collect();
             (xs, stored)
-        })
-    });
+        },
+    );
     let paint = move |p: &Painter| {
         let px = p.canvas.width() as usize;
         data.with(|(xs, stored)| {
@@ -271,8 +273,9 @@ fn AnglesPanel(ps: Memo<PrecisionState>) -> impl IntoView {
     }
     let canvas = NodeRef::<Canvas>::new();
     // Per selected path: |wrapped angle − exact angle| per pair (NaN where not finite).
-    let errors = Computed::fresh(move || {
-        ps.with(|s| {
+    let errors = Keyed::new(
+        Computed::new(move || ps.get()),
+        move |s: &PrecisionState| {
             let exact = rotation(
                 Path::Exact,
                 &inv_freq(Path::Exact, s.head_dim, s.theta),
@@ -291,8 +294,8 @@ fn AnglesPanel(ps: Memo<PrecisionState>) -> impl IntoView {
                     (p, e)
                 })
                 .collect::<Vec<_>>()
-        })
-    });
+        },
+    );
     let paint = move |p: &Painter| {
         let px = p.canvas.width() as usize;
         errors.with(|errs| {
@@ -347,8 +350,9 @@ fn ScorePanel(ps: Memo<PrecisionState>) -> impl IntoView {
         return ().into_any();
     }
     let canvas = NodeRef::<Canvas>::new();
-    let scores = Computed::fresh(move || {
-        ps.with(|s| {
+    let scores = Keyed::new(
+        Computed::new(move || ps.get()),
+        move |s: &PrecisionState| {
             let last = (s.max_dist as u64).min(s.m);
             // Within a budget of rotations per path: the chart reads every `stride`-th distance
             // (the CSV every one).
@@ -362,8 +366,8 @@ fn ScorePanel(ps: Memo<PrecisionState>) -> impl IntoView {
                 .map(|&p| (p, scores_at(p, s, &ds)))
                 .collect::<Vec<_>>();
             (ds, per_path)
-        })
-    });
+        },
+    );
     let paint = move |p: &Painter| {
         let px = p.canvas.width() as usize;
         scores.with(|(ds, all)| {
@@ -416,6 +420,11 @@ fn ScorePanel(ps: Memo<PrecisionState>) -> impl IntoView {
         });
         export::csv_text(text, &format!("{ID}.csv"));
     });
+    // Once the controls rest: the scores are computed when the chart paints, not in a
+    // slider's frame for a line of text.
+    let note = schedule::at_rest(move || {
+        scores.with(|(ds, _)| stride_note(ds.get(1).map_or(1, |&d| d as usize)))
+    });
     view! {
         <Panel id=ID>
             <ChartCanvas node_ref=canvas label=Signal::derive(move || ps.with(|s| format!("Score of a query at {} with keys 0 to {} positions back, for each path.", s.m, s.max_dist.min(s.m as usize)))) paint=paint height=300.0/>
@@ -423,7 +432,7 @@ fn ScorePanel(ps: Memo<PrecisionState>) -> impl IntoView {
                 "In exact arithmetic the score of q = k = 1 depends only on m − n: this curve is the same for every query position m. "
                 "Where a path stores m and its neighbours as one value, keys at different distances get the same rotation, the curve turns into steps, and the model's sense of order near m is gone."
             </p>
-            <p class="sampling-note">{move || scores.with(|(ds, _)| stride_note(ds.get(1).map_or(1, |&d| d as usize)))}</p>
+            <p class="sampling-note">{note}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || ps.with(|s| format!("{ID}_D{}_m{}", s.head_dim, s.m))) csv=csv_cb/>
         </Panel>
     }
@@ -448,8 +457,9 @@ fn ErrorPanel(ps: Memo<PrecisionState>) -> impl IntoView {
         out.dedup();
         out
     };
-    let errors = Computed::fresh(move || {
-        ps.with(|s| {
+    let errors = Keyed::new(
+        Computed::new(move || ps.get()),
+        move |s: &PrecisionState| {
             let xs = positions();
             // Angles only (no cos/sin), the exact ones once per position.
             let exact_inv = inv_freq(Path::Exact, s.head_dim, s.theta);
@@ -477,8 +487,8 @@ fn ErrorPanel(ps: Memo<PrecisionState>) -> impl IntoView {
                 })
                 .collect();
             (xs, per_path)
-        })
-    });
+        },
+    );
     let paint = move |p: &Painter| {
         let px = p.canvas.width() as usize;
         errors.with(|(xs, per_path)| {
@@ -533,7 +543,7 @@ fn ErrorPanel(ps: Memo<PrecisionState>) -> impl IntoView {
         });
         export::csv_text(text, &format!("{ID}.csv"));
     });
-    let first_break = move || {
+    let first_break = schedule::at_rest(move || {
         errors.with(|(xs, per_path)| {
             per_path
                 .iter()
@@ -551,7 +561,7 @@ fn ErrorPanel(ps: Memo<PrecisionState>) -> impl IntoView {
                 .collect::<Vec<_>>()
                 .join(" · ")
         })
-    };
+    });
     view! {
         <Panel id=ID>
             <ChartCanvas node_ref=canvas label=Signal::derive(move || "Largest angle error over all pairs against the position, log scales, one series per path.".to_string()) paint=paint height=300.0/>

@@ -17,7 +17,7 @@ use crate::state::rope::{
     MODEL_PRESETS, MSCALE, MSCALE_ALL_DIM, ORIG_CTX, PARTIAL, THETA,
 };
 use crate::state::ScalingState;
-use crate::ui::context::{select_state, AppCtx, Computed};
+use crate::ui::context::{select_state, AppCtx, Computed, Keyed};
 use crate::ui::export;
 use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, StateChoice, StateRange};
 use crate::views::common::{line_series, paint_lines, reference_line, stride_note, ExportButtons};
@@ -540,12 +540,8 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
             (stride, series)
         })
     };
-    let curves = Computed::fresh(move || {
-        distance.track();
-        ss.track();
-        results.track();
-        curves_at(None)
-    });
+    // Computed when the chart paints (the distance and the results follow the state).
+    let curves = Keyed::new(Computed::new(move || ss.get()), move |_| curves_at(None));
     let paint = move |p: &Painter| {
         let n = distance.get();
         let l0 = ss.with(|s| s.orig_ctx) as f64;
