@@ -80,6 +80,9 @@ pub fn ScalingView() -> impl IntoView {
                     "Each method here follows Hugging Face transformers exactly."
                 </p>
             </div>
+            // Beside the charts on a wide screen (the controls are as tall as a screen): what a
+            // slider changes stays in sight while it moves.
+            <div class="view-body" class:beside=show_controls>
             {show_controls.then(|| view! {
                 <div class="controls scaling-controls" role="group" aria-label="Context-extension controls">
                     <Presets/>
@@ -131,12 +134,15 @@ pub fn ScalingView() -> impl IntoView {
                     <ConfigPaste/>
                 </div>
             })}
-            <ul class="method-errors" role="status">
-                {move || errors().into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}
-            </ul>
-            <div class="panels">
-                <FrequenciesPanel ss=ss results=results/>
-                <ScoreDistancePanel ss=ss results=results/>
+            <div class="view-main">
+                <ul class="method-errors" role="status">
+                    {move || errors().into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}
+                </ul>
+                <div class="panels">
+                    <FrequenciesPanel ss=ss results=results/>
+                    <ScoreDistancePanel ss=ss results=results/>
+                </div>
+            </div>
             </div>
         </div>
     }
