@@ -14,6 +14,7 @@ use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
+use super::context::AppCtx;
 use super::dom;
 
 /// How long the controls must rest before off-screen charts are brought up to date.
@@ -152,6 +153,11 @@ impl Slot {
         publish_pending();
     }
 
+    /// Whether the chart is in the viewport.
+    pub fn on_screen(&self) -> bool {
+        with_entry(self.id, |e| e.on_screen).unwrap_or(false)
+    }
+
     /// The chart scrolled into or out of the viewport.
     pub fn set_on_screen(&self, on_screen: bool) {
         let dirty = with_entry(self.id, |e| {
@@ -272,12 +278,21 @@ pub fn at_rest(compute: impl Fn() -> String + 'static) -> ReadSignal<String> {
     let slot = Slot::register();
     // The first run counts as the slot's turn.
     slot.used.set_value(u32::MAX);
+    // Any change of the state makes it stale directly (see `ChartCanvas`): what `compute`
+    // reads is not recomputed merely to find that out.
+    let state = use_context::<AppCtx>().map(|c| c.state);
     Effect::new(move |_| {
         if !slot.granted() {
             slot.dirty();
             return;
         }
-        out.set(compute());
+        if let Some(s) = state {
+            s.track();
+        }
+        let next = compute();
+        if out.with_untracked(|o| *o != next) {
+            out.set(next);
+        }
         slot.painted(1, 0.0);
     });
     out.read_only()

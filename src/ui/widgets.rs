@@ -611,6 +611,14 @@ fn chart_canvas(chart: Chart) -> AnyView {
         if shown_label.with_untracked(|l| *l != name) {
             shown_label.set(name);
         }
+        // Out of sight, any change of the state marks the chart stale directly. Otherwise
+        // telling it so would first recompute every memo its paint read (that is how a
+        // reactive graph learns whether a memo changed): an off-screen chart's data would be
+        // computed in every slider's frame. It repaints once the controls rest, or when it
+        // scrolls in.
+        if !slot.on_screen() {
+            ctx.state.track();
+        }
         let dark = ctx.dark.get();
         ctx.layout_tick.track();
         let observed = laid_out_width.get();
