@@ -70,6 +70,35 @@ test('a heatmap painted coarse during a drag is refined to exactly what a fresh 
   await context.close();
 });
 
+// Charts whose data is too slow for a frame draw from fewer samples while a slider moves
+// (Painter::quick) and are painted again from the full data once the controls rest.
+for (const [query, slider, panel] of [
+  ['view=learned&table=random&rows=2048&cols=768&seq_len=2048', 'ctl-seed', 'learned-similarity'],
+  ['view=precision&head_dim=512&pos=63095734&m=63095734&max_dist=65536', 'ctl-max_dist', 'precision-score'],
+  ['view=rope&head_dim=512&max_dist=131072', 'ctl-theta', 'rope-decay'],
+]) {
+  test(`${panel}, drawn from fewer samples during a drag, ends equal to a fresh load`, async () => {
+    const { page, context, errors } = await openApp(app.browser, `${app.server.url}?${query}`);
+    await settle(page);
+    await page.evaluate((p) => document.querySelector(`[data-panel="${p}"] canvas`).scrollIntoView({ block: 'end' }), panel);
+    await settle(page);
+    const before = await page.evaluate(() => window.__peLab.coarsePaints ?? 0);
+    await drag(page, slider, 0.3, 0.7, 10);
+    const quick = (await page.evaluate(() => window.__peLab.coarsePaints ?? 0)) - before;
+    assert.ok(quick > 0, `${panel} painted quick while dragging`);
+    await settle(page);
+    const moved = await allCanvases(page);
+    const fresh = await openApp(app.browser, page.url());
+    await settle(fresh.page);
+    const expected = await allCanvases(fresh.page);
+    assert.equal(moved.length, expected.length);
+    moved.forEach((d, i) => assert.ok(d === expected[i], `chart ${i} after the drag differs from a fresh load`));
+    assert.deepEqual([...errors, ...fresh.errors], []);
+    await fresh.context.close();
+    await context.close();
+  });
+}
+
 test('an off-screen chart scrolled into view right after a move shows the new state', async () => {
   const { page, context } = await openApp(app.browser, `${app.server.url}?view=sinusoidal`);
   // pe-offset sits far below the first screen at 1280 × 900.

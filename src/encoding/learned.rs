@@ -5,7 +5,7 @@
 //! Rows are positions, columns embedding dimensions, as everywhere in this crate.
 
 use super::rope::SeededNormal;
-use pe_kernels::dot::{dot4_f32, dot_f32, dot_f64};
+use pe_kernels::dot::{axpy_f64, dot4_f32, dot_f32, dot_f64};
 use pe_kernels::fft::summed_autocorrelation;
 
 /// The largest table read from a file: 4096 positions × 4096 dims.
@@ -406,23 +406,28 @@ impl Pca {
     /// are fitted on at most [`PCA_FIT_ROWS`] rows (evenly spread); every row is projected.
     pub fn new(table: &Table) -> Pca {
         let (n, c) = (table.rows, table.cols);
-        let mean: Vec<f64> = (0..c)
-            .map(|j| (0..n).map(|i| table.get(i, j) as f64).sum::<f64>() / n as f64)
-            .collect();
+        let mut mean = vec![0.0; c];
+        for i in 0..n {
+            mean.iter_mut()
+                .zip(table.row(i))
+                .for_each(|(m, v)| *m += *v as f64);
+        }
+        mean.iter_mut().for_each(|m| *m /= n as f64);
         let x: Vec<f64> = (0..n * c)
             .map(|k| table.data[k] as f64 - mean[k % c])
             .collect();
         let total: f64 = x.iter().map(|v| v * v).sum();
         let fit: Vec<usize> = (0..n).step_by(n.div_ceil(PCA_FIT_ROWS).max(1)).collect();
-        // X^T (X v) over the fitted rows, without forming the covariance.
-        let apply = |v: &[f64]| -> Vec<f64> {
-            let mut out = vec![0.0; c];
+        // X^T (X u) and X^T (X w) over the fitted rows, in one pass, without forming the
+        // covariance.
+        let apply = |u: &[f64], w: &[f64]| -> (Vec<f64>, Vec<f64>) {
+            let (mut xu, mut xw) = (vec![0.0; c], vec![0.0; c]);
             for &i in &fit {
                 let row = &x[i * c..(i + 1) * c];
-                let s = dot_f64(row, v);
-                out.iter_mut().zip(row).for_each(|(o, r)| *o += r * s);
+                axpy_f64(&mut xu, dot_f64(row, u), row);
+                axpy_f64(&mut xw, dot_f64(row, w), row);
             }
-            out
+            (xu, xw)
         };
         let normalise = |v: &mut Vec<f64>| {
             let norm = v
@@ -444,9 +449,8 @@ impl Pca {
         };
         for _ in 0..PCA_ITERATIONS {
             let (old_u, old_w) = (u.clone(), w.clone());
-            u = apply(&u);
+            (u, w) = apply(&u, &w);
             normalise(&mut u);
-            w = apply(&w);
             let along: f64 = w.iter().zip(&u).map(|(a, b)| a * b).sum();
             w.iter_mut().zip(&u).for_each(|(a, b)| *a -= along * b);
             normalise(&mut w);
@@ -454,27 +458,22 @@ impl Pca {
                 break;
             }
         }
-        let variance = |v: &[f64]| -> f64 {
-            (0..n)
-                .map(|i| {
-                    let p: f64 = (0..c).map(|j| x[i * c + j] * v[j]).sum();
-                    p * p
-                })
-                .sum()
-        };
         // A deterministic sign: the first position has a non-negative coordinate.
-        let project = |v: &[f64], i: usize| -> f64 { (0..c).map(|j| x[i * c + j] * v[j]).sum() };
+        let project = |v: &[f64], i: usize| -> f64 { dot_f64(&x[i * c..(i + 1) * c], v) };
         if project(&u, 0) < 0.0 {
             u.iter_mut().for_each(|a| *a = -*a);
         }
         if project(&w, 0) < 0.0 {
             w.iter_mut().for_each(|a| *a = -*a);
         }
-        let points = (0..n).map(|i| (project(&u, i), project(&w, i))).collect();
+        let points: Vec<(f64, f64)> = (0..n).map(|i| (project(&u, i), project(&w, i))).collect();
         let total = total.max(f64::MIN_POSITIVE);
+        let (var_u, var_w) = points
+            .iter()
+            .fold((0.0, 0.0), |(a, b), (p, q)| (a + p * p, b + q * q));
         Pca {
             points,
-            explained: (variance(&u) / total, variance(&w) / total),
+            explained: (var_u / total, var_w / total),
             components: [u, w],
         }
     }

@@ -148,6 +148,15 @@ fn PathPicker() -> impl IntoView {
     }
 }
 
+/// The part of the state a panel's data depends on (the other fields set to a constant): its
+/// data is not recomputed, nor its chart repainted, when only the other fields move.
+fn only(
+    ps: Memo<PrecisionState>,
+    keep: fn(&PrecisionState) -> PrecisionState,
+) -> Computed<PrecisionState> {
+    Computed::new(move || ps.with(keep))
+}
+
 fn stem(s: &PrecisionState, panel: &str) -> String {
     format!("{panel}_D{}_theta{}_pos{}", s.head_dim, s.theta, s.pos)
 }
@@ -160,20 +169,24 @@ fn PositionsPanel(ps: Memo<PrecisionState>) -> impl IntoView {
     }
     let canvas = NodeRef::<Canvas>::new();
     // (true positions, stored position per selected path)
-    let data = Keyed::new(
-        Computed::new(move || ps.get()),
-        move |s: &PrecisionState| {
-            let lo = s.pos.saturating_sub(WINDOW);
-            let hi = (s.pos + WINDOW).min(MAX_POS);
-            let xs: Vec<u64> = (lo..=hi).collect();
-            let stored: Vec<(Path, Vec<f64>)> = s
-                .paths
-                .iter()
-                .map(|&p| (p, xs.iter().map(|&x| p.stored_position(x)).collect()))
-                .collect();
-            (xs, stored)
-        },
-    );
+    let key = only(ps, |s| PrecisionState {
+        m: 0,
+        max_dist: 0,
+        head_dim: 0,
+        theta: 0.0,
+        ..s.clone()
+    });
+    let data = Keyed::new(key, move |s: &PrecisionState| {
+        let lo = s.pos.saturating_sub(WINDOW);
+        let hi = (s.pos + WINDOW).min(MAX_POS);
+        let xs: Vec<u64> = (lo..=hi).collect();
+        let stored: Vec<(Path, Vec<f64>)> = s
+            .paths
+            .iter()
+            .map(|&p| (p, xs.iter().map(|&x| p.stored_position(x)).collect()))
+            .collect();
+        (xs, stored)
+    });
     let paint = move |p: &Painter| {
         let px = p.canvas.width() as usize;
         data.with(|(xs, stored)| {
@@ -228,7 +241,7 @@ fn PositionsPanel(ps: Memo<PrecisionState>) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || ps.with(|s| format!("Stored position against true position around {} for each path.", s.pos))) paint=paint height=300.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || key.with(|s| format!("Stored position against true position around {} for each path.", s.pos))) paint=paint height=300.0/>
             <p class="readout">{move || ps.with(|s| format!("Distinct positions among 0…{}: ", s.pos))}{counts}</p>
             <p class="about">
                 "A path that stores positions in a low-precision type maps neighbouring positions to the same value: the staircase. Where a path has fewer distinct positions than the text has tokens, the model cannot tell those tokens' positions apart. "
@@ -273,29 +286,31 @@ fn AnglesPanel(ps: Memo<PrecisionState>) -> impl IntoView {
     }
     let canvas = NodeRef::<Canvas>::new();
     // Per selected path: |wrapped angle − exact angle| per pair (NaN where not finite).
-    let errors = Keyed::new(
-        Computed::new(move || ps.get()),
-        move |s: &PrecisionState| {
-            let exact = rotation(
-                Path::Exact,
-                &inv_freq(Path::Exact, s.head_dim, s.theta),
-                s.pos,
-            );
-            s.paths
-                .iter()
-                .map(|&p| {
-                    let r = rotation(p, &inv_freq(p, s.head_dim, s.theta), s.pos);
-                    let e: Vec<f64> = r
-                        .angle
-                        .iter()
-                        .zip(&exact.angle)
-                        .map(|(&a, &x)| wrapped_difference(a, x).abs().max(ERROR_FLOOR))
-                        .collect();
-                    (p, e)
-                })
-                .collect::<Vec<_>>()
-        },
-    );
+    let key = only(ps, |s| PrecisionState {
+        m: 0,
+        max_dist: 0,
+        ..s.clone()
+    });
+    let errors = Keyed::new(key, move |s: &PrecisionState| {
+        let exact = rotation(
+            Path::Exact,
+            &inv_freq(Path::Exact, s.head_dim, s.theta),
+            s.pos,
+        );
+        s.paths
+            .iter()
+            .map(|&p| {
+                let r = rotation(p, &inv_freq(p, s.head_dim, s.theta), s.pos);
+                let e: Vec<f64> = r
+                    .angle
+                    .iter()
+                    .zip(&exact.angle)
+                    .map(|(&a, &x)| wrapped_difference(a, x).abs().max(ERROR_FLOOR))
+                    .collect();
+                (p, e)
+            })
+            .collect::<Vec<_>>()
+    });
     let paint = move |p: &Painter| {
         let px = p.canvas.width() as usize;
         errors.with(|errs| {
@@ -324,7 +339,7 @@ fn AnglesPanel(ps: Memo<PrecisionState>) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || ps.with(|s| format!("Angle error against the exact angle for each pair at position {}.", s.pos))) paint=paint height=300.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || key.with(|s| format!("Angle error against the exact angle for each pair at position {}.", s.pos))) paint=paint height=300.0/>
             <p class="about">
                 "The error of each path's angle against the float64 one, wrapped to (−π, π] (an error of π is a rotation pointing the wrong way). "
                 "Errors below 1e-12 are drawn at 1e-12. The fast pairs (small j, the short wavelengths of the RoPE view) break first: their angle is the position itself times a number near 1, so a position stored a few units off turns them by whole radians."
@@ -338,6 +353,23 @@ fn AnglesPanel(ps: Memo<PrecisionState>) -> impl IntoView {
 /// Rotations (one per key position) the score chart may compute per path and frame.
 const SCORE_BUDGET: u64 = 60_000;
 
+/// The distances drawn (every `stride`-th, within `budget` rotations per path) and each
+/// path's scores at them.
+fn score_data(s: &PrecisionState, budget: u64) -> (Vec<u64>, Vec<(Path, Vec<f64>)>) {
+    let last = (s.max_dist as u64).min(s.m);
+    // The chart reads every `stride`-th distance (the CSV every one).
+    let stride = ((last + 1) * (s.head_dim as u64 / 2))
+        .div_ceil(budget)
+        .max(1);
+    let ds: Vec<u64> = (0..=last).step_by(stride as usize).collect();
+    let per_path = s
+        .paths
+        .iter()
+        .map(|&p| (p, scores_at(p, s, &ds)))
+        .collect::<Vec<_>>();
+    (ds, per_path)
+}
+
 /// The q = k = 1 scores of the query at `s.m` with the keys `d` back, for each `d` in `ds`.
 fn scores_at(p: Path, s: &PrecisionState, ds: &[u64]) -> Vec<f64> {
     scores(p, &inv_freq(p, s.head_dim, s.theta), s.m, ds)
@@ -350,26 +382,16 @@ fn ScorePanel(ps: Memo<PrecisionState>) -> impl IntoView {
         return ().into_any();
     }
     let canvas = NodeRef::<Canvas>::new();
-    let scores = Keyed::new(
-        Computed::new(move || ps.get()),
-        move |s: &PrecisionState| {
-            let last = (s.max_dist as u64).min(s.m);
-            // Within a budget of rotations per path: the chart reads every `stride`-th distance
-            // (the CSV every one).
-            let stride = ((last + 1) * (s.head_dim as u64 / 2))
-                .div_ceil(SCORE_BUDGET)
-                .max(1);
-            let ds: Vec<u64> = (0..=last).step_by(stride as usize).collect();
-            let per_path = s
-                .paths
-                .iter()
-                .map(|&p| (p, scores_at(p, s, &ds)))
-                .collect::<Vec<_>>();
-            (ds, per_path)
-        },
-    );
+    let key = only(ps, |s| PrecisionState {
+        pos: 0,
+        ..s.clone()
+    });
+    let scores = Keyed::new(key, |s: &PrecisionState| score_data(s, SCORE_BUDGET));
+    // While a slider moves: an eighth of the distances, refined once the controls rest.
+    let quick = Keyed::new(key, |s: &PrecisionState| score_data(s, SCORE_BUDGET / 8));
     let paint = move |p: &Painter| {
         let px = p.canvas.width() as usize;
+        let scores = if p.quick() { quick } else { scores };
         scores.with(|(ds, all)| {
             let n = ds.last().map_or(1, |&d| d as usize + 1);
             let x: Vec<f64> = ds.iter().map(|&d| d as f64).collect();
@@ -427,7 +449,7 @@ fn ScorePanel(ps: Memo<PrecisionState>) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || ps.with(|s| format!("Score of a query at {} with keys 0 to {} positions back, for each path.", s.m, s.max_dist.min(s.m as usize)))) paint=paint height=300.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || key.with(|s| format!("Score of a query at {} with keys 0 to {} positions back, for each path.", s.m, s.max_dist.min(s.m as usize)))) paint=paint height=300.0/>
             <p class="about">
                 "In exact arithmetic the score of q = k = 1 depends only on m − n: this curve is the same for every query position m. "
                 "Where a path stores m and its neighbours as one value, keys at different distances get the same rotation, the curve turns into steps, and the model's sense of order near m is gone."
@@ -458,7 +480,12 @@ fn ErrorPanel(ps: Memo<PrecisionState>) -> impl IntoView {
         out
     };
     let errors = Keyed::new(
-        Computed::new(move || ps.get()),
+        only(ps, |s| PrecisionState {
+            m: 0,
+            max_dist: 0,
+            pos: 0,
+            ..s.clone()
+        }),
         move |s: &PrecisionState| {
             let xs = positions();
             // Angles only (no cos/sin), the exact ones once per position.

@@ -15,9 +15,10 @@ use crate::render::envelope::{display_stride, TERMS_PER_FRAME};
 use crate::render::raster::{AxisSamples, SampledGrid};
 use crate::state::rope::{parse_vector, HEAD_DIM, MAX_DIST, PARTIAL, POS, SEED, THETA};
 use crate::state::{QkSource, RopeState};
-use crate::ui::context::{select, select_state, AppCtx, Computed};
+use crate::ui::context::{select, select_state, AppCtx, Computed, Keyed};
 use crate::ui::dom;
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
+use crate::ui::schedule;
 use crate::ui::widgets::{
     panel_visible, ChartCanvas, Choice, Painter, Panel, StateChoice, StateRange,
 };
@@ -503,16 +504,20 @@ fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let queries = select(m.rs, |s| s.m.clone());
     // Score at every distance, from the relative form.
-    let relative = Computed::fresh(move || {
-        let n = m.max_dist.get() + 1;
-        m.rope.with(|r| {
-            let stride = display_stride(n, r.inv_freq.len(), TERMS_PER_FRAME);
+    let relative_at = move |budget: usize| {
+        let n = m.max_dist.get_untracked() + 1;
+        m.rope.with_untracked(|r| {
+            let stride = display_stride(n, r.inv_freq.len(), budget);
             let series = m
                 .weights
-                .with(|w| r.score_series(w, stride as f64, n.div_ceil(stride)));
+                .with_untracked(|w| r.score_series(w, stride as f64, n.div_ceil(stride)));
             (stride, series)
         })
-    });
+    };
+    // Computed when the chart paints; while a slider moves, from a quarter of the terms.
+    let key = Computed::new(move || m.rs.get());
+    let relative = Keyed::new(key, move |_| relative_at(TERMS_PER_FRAME));
+    let relative_quick = Keyed::new(key, move |_| relative_at(TERMS_PER_FRAME / 4));
     // For each query position m, scores from explicitly rotated vectors at a few distances.
     let rotated = Computed::fresh(move || {
         let dmax = m.max_dist.get();
@@ -547,6 +552,7 @@ fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
     let paint = move |p: &Painter| {
         let dmax = m.max_dist.get();
         let px = p.canvas.width() as usize;
+        let relative = if p.quick() { relative_quick } else { relative };
         let mut series = vec![relative.with(|(stride, ys)| {
             line_series(
                 "score (relative form, any m)".into(),
@@ -638,7 +644,7 @@ fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
                 "The line is the score computed from the distance alone. The markers rotate q to an absolute position m and k to n = m − d and take the dot product: "
                 "for every m they land on the same line, because R(m)ᵀR(n) = R(n − m). RoPE is defined for any integer position, negative ones included."
             </p>
-            <p class="sampling-note">{move || stride_note(relative.with(|r| r.0))}</p>
+            <p class="sampling-note">{schedule::at_rest(move || stride_note(relative.with(|r| r.0)))}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
                 snippet=Callback::new(move |_| m.rs.with_untracked(snippet))/>
         </Panel>
@@ -755,15 +761,18 @@ fn DecayPanel(m: RopeMemos) -> impl IntoView {
             ]
         })
     };
-    // The three curves, at a whole stride on long ranges.
-    let curves = Computed::fresh(move || {
-        let n = m.max_dist.get() + 1;
-        m.rs.track();
+    // The three curves, at a whole stride on long ranges: computed when the chart paints;
+    // while a slider moves, from a quarter of the terms.
+    let curves_within = move |budget: usize| {
+        let n = m.max_dist.get_untracked() + 1;
         let stride = m
             .rope
-            .with(|r| display_stride(n, 3 * r.inv_freq.len(), TERMS_PER_FRAME));
+            .with_untracked(|r| display_stride(n, 3 * r.inv_freq.len(), budget));
         (stride, curves_at(stride, n))
-    });
+    };
+    let key = Computed::new(move || m.rs.get());
+    let curves = Keyed::new(key, move |_| curves_within(TERMS_PER_FRAME));
+    let quick = Keyed::new(key, move |_| curves_within(TERMS_PER_FRAME / 4));
     const NAMES: [&str; 3] = [
         "Su's bound: mean_j |S_j| (RoFormer)",
         "score with q = k = 1",
@@ -772,6 +781,7 @@ fn DecayPanel(m: RopeMemos) -> impl IntoView {
     let paint = move |p: &Painter| {
         let n = m.max_dist.get();
         let px = p.canvas.width() as usize;
+        let curves = if p.quick() { quick } else { curves };
         curves.with(|(stride, cs)| {
             let series: Vec<_> = cs
                 .iter()
@@ -819,7 +829,7 @@ fn DecayPanel(m: RopeMemos) -> impl IntoView {
                 "For q = k = 1 the score itself decays (orange). For random, independent q and k the expected score is zero at every distance (green): "
                 "the decay is a property of aligned queries and keys, not a guarantee."
             </p>
-            <p class="sampling-note">{move || stride_note(curves.with(|c| c.0))}</p>
+            <p class="sampling-note">{schedule::at_rest(move || stride_note(curves.with(|c| c.0)))}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
                 snippet=Callback::new(move |_| m.rs.with_untracked(|s| format!("{}S = np.cumsum(np.exp(1j * np.outer(distances, inv_freq)), axis=1)\nsu_bound = np.abs(S).mean(axis=1)\n", snippet(s))))/>
         </Panel>

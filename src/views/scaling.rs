@@ -19,6 +19,7 @@ use crate::state::rope::{
 use crate::state::ScalingState;
 use crate::ui::context::{select_state, AppCtx, Computed, Keyed};
 use crate::ui::export;
+use crate::ui::schedule;
 use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, StateChoice, StateRange};
 use crate::views::common::{line_series, paint_lines, reference_line, stride_note, ExportButtons};
 
@@ -523,7 +524,7 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
     let distance = Computed::new(move || ss.with(ScalingState::score_distance));
     // q = k = 1 scores per method, α² included, every `stride`-th distance (`None`: the
     // display stride).
-    let curves_at = move |stride: Option<usize>| {
+    let curves_at = move |stride: Option<usize>, budget: usize| {
         let n = distance.get_untracked() + 1;
         let (h, d) = ss.with_untracked(|s| (s.head_dim, s.rotary_dim()));
         results.with_untracked(|rs| {
@@ -532,7 +533,7 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
                 .filter_map(|(m, r)| r.as_ref().ok().map(|s| (*m, s)))
                 .collect();
             let terms = (d / 2).max(1) * ok.len().max(1);
-            let stride = stride.unwrap_or_else(|| display_stride(n, terms, TERMS_PER_FRAME));
+            let stride = stride.unwrap_or_else(|| display_stride(n, terms, budget));
             let series = ok
                 .into_iter()
                 .map(|(m, s)| {
@@ -547,11 +548,17 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
         })
     };
     // Computed when the chart paints (the distance and the results follow the state).
-    let curves = Keyed::new(Computed::new(move || ss.get()), move |_| curves_at(None));
+    let key = Computed::new(move || ss.get());
+    let curves = Keyed::new(key, move |_| curves_at(None, TERMS_PER_FRAME));
+    // While a slider moves: a quarter of the terms (a coarser stride), refined at rest.
+    let quick = Keyed::new(key, move |_| curves_at(None, TERMS_PER_FRAME / 4));
+    // Once the controls rest (a line of text must not compute the curves in a slider's frame).
+    let note = schedule::at_rest(move || stride_note(curves.with(|c| c.0)));
     let paint = move |p: &Painter| {
         let n = distance.get();
         let l0 = ss.with(|s| s.orig_ctx) as f64;
         let px = p.canvas.width() as usize;
+        let curves = if p.quick() { quick } else { curves };
         curves.with(|(stride, cs)| {
             let series: Vec<_> = cs
                 .iter()
@@ -585,7 +592,7 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
     };
     let csv_cb = Callback::new(move |_| {
         let text = {
-            let (_, cs) = curves_at(Some(1));
+            let (_, cs) = curves_at(Some(1), TERMS_PER_FRAME);
             let len = cs.first().map_or(0, |c| c.2.len());
             let x: Vec<f64> = (0..len).map(|d| d as f64).collect();
             let mut names = vec!["distance".to_string()];
@@ -607,7 +614,7 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
                 "YaRN and LongRoPE also multiply cos and sin by an attention factor α (transformers' attention_factor), so every logit is multiplied by α²: "
                 "the softmax gets sharper, which lowers YaRN's temperature t (√(1/t) = 0.1·ln s + 1)."
             </p>
-            <p class="sampling-note">{move || stride_note(curves.with(|c| c.0))}</p>
+            <p class="sampling-note">{note}</p>
             <ExportButtons canvas=canvas stem=stem csv=csv_cb snippet=Callback::new(move |_| ss.with_untracked(snippet))/>
         </Panel>
     }

@@ -67,6 +67,13 @@ pub fn dot_f64(a: &[f64], b: &[f64]) -> f64 {
     (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
 }
 
+/// `out += a · x`.
+pub fn axpy_f64(out: &mut [f64], a: f64, x: &[f64]) {
+    for (o, v) in out.iter_mut().zip(x) {
+        *o += a * v;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
