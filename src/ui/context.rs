@@ -167,7 +167,7 @@ type Work = Arc<dyn Fn(&Erased) -> Arc<dyn Any + Send + Sync> + Send + Sync>;
 /// (type-erased: one copy of the code for every key and value type).
 pub struct Keyed<T: 'static> {
     key: Memo<Erased>,
-    cache: StoredValue<Option<(Erased, Arc<dyn Any + Send + Sync>)>>,
+    cache: KeyedCache,
     work: StoredValue<Work>,
     _value: PhantomData<fn() -> T>,
 }
@@ -195,29 +195,15 @@ impl<T: Send + Sync + 'static> Keyed<T> {
         }
     }
 
-    fn value(&self, key: Erased) -> Arc<dyn Any + Send + Sync> {
-        let hit = self.cache.with_value(|c| {
-            c.as_ref()
-                .filter(|(k, _)| *k == key)
-                .map(|(_, v)| Arc::clone(v))
-        });
-        hit.unwrap_or_else(|| {
-            let work = self.work.get_value();
-            let v = untrack(|| work(&key));
-            self.cache.set_value(Some((key, Arc::clone(&v))));
-            v
-        })
-    }
-
     /// Reads the value (computing it if its key moved) and subscribes to the key.
     pub fn with<R>(&self, read: impl FnOnce(&T) -> R) -> R {
-        let v = self.value(self.key.get());
+        let v = keyed_value(self.cache, self.work, self.key.get());
         read(v.downcast_ref::<T>().expect("Keyed holds its own type"))
     }
 
     /// Reads the value without subscribing.
     pub fn with_untracked<R>(&self, read: impl FnOnce(&T) -> R) -> R {
-        let v = self.value(self.key.get_untracked());
+        let v = keyed_value(self.cache, self.work, self.key.get_untracked());
         read(v.downcast_ref::<T>().expect("Keyed holds its own type"))
     }
 
@@ -227,4 +213,26 @@ impl<T: Send + Sync + 'static> Keyed<T> {
     {
         self.with(T::clone)
     }
+}
+
+type KeyedCache = StoredValue<Option<(Erased, Arc<dyn Any + Send + Sync>)>>;
+
+/// The cached value for `key`, or the work's result for it (kept): one copy of this code for
+/// every [`Keyed`] type.
+fn keyed_value(
+    cache: KeyedCache,
+    work: StoredValue<Work>,
+    key: Erased,
+) -> Arc<dyn Any + Send + Sync> {
+    let hit = cache.with_value(|c| {
+        c.as_ref()
+            .filter(|(k, _)| *k == key)
+            .map(|(_, v)| Arc::clone(v))
+    });
+    hit.unwrap_or_else(|| {
+        let work = work.get_value();
+        let v = untrack(|| work(&key));
+        cache.set_value(Some((key, Arc::clone(&v))));
+        v
+    })
 }
