@@ -11,7 +11,8 @@ const app = useApp();
 test('the Share dialog gives the permalink, an embed link and an iframe snippet for the chosen panel', async () => {
   const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=rope&head_dim=32&theta=500`);
   await page.click('button.share');
-  assert.ok(await page.locator('dialog.share-dialog').evaluate((d) => d.open));
+  // The dialog is fetched the first time Share is pressed (its own chunk), then opens.
+  await page.waitForFunction(() => document.querySelector('dialog.share-dialog')?.open, null, { timeout: 5000 });
   const permalink = await page.inputValue('#share-permalink');
   const p = new URL(permalink).searchParams;
   assert.equal(p.get('head_dim'), '32');
@@ -41,6 +42,11 @@ test('the Share dialog gives the permalink, an embed link and an iframe snippet 
   await embedded.context.close();
   await page.click('.share-dialog .close');
   assert.equal(await page.locator('dialog.share-dialog').evaluate((d) => d.open), false);
+  // Pressed again, it opens again (made anew, one dialog in the page).
+  await page.click('button.share');
+  await page.waitForFunction(() => document.querySelector('dialog.share-dialog')?.open, null, { timeout: 5000 });
+  assert.equal(await page.locator('dialog.share-dialog').count(), 1);
+  assert.equal(new URL(await page.inputValue('#share-permalink')).searchParams.get('view'), 'rope');
   assert.deepEqual(errors, []);
   await context.close();
 });

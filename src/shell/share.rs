@@ -79,28 +79,53 @@ fn fill(state: &AppState) {
     );
 }
 
-/// The Share button and its dialog.
+/// The Share button. Its dialog is fetched the first time it is pressed (its own chunk in
+/// release builds: the initial download stays within its budget) and made anew, with the
+/// current state, at every press (a failed fetch is tried again).
 #[component]
 pub fn ShareButton() -> impl IntoView {
+    let presses = RwSignal::new(0u32);
+    view! {
+        <button class="share" on:click=move |_| presses.update(|n| *n += 1) aria-haspopup="dialog">"Share"</button>
+        {move || (presses.get() > 0).then(|| view! {
+            <Suspense fallback=|| ()>
+                {Suspend::new(async move {
+                    crate::views::load_share().await.unwrap_or_else(|_| {
+                        view! { <p class="error-banner" role="alert">"The Share dialog could not be loaded. Press Share to try again."</p> }.into_any()
+                    })
+                })}
+            </Suspense>
+        })}
+    }
+}
+
+/// The Share dialog: permalink, embed link and `<iframe>` snippet of the current state, open
+/// once mounted.
+#[component]
+pub fn ShareDialog() -> impl IntoView {
     let state = use_context::<AppCtx>().expect("AppCtx").state;
     let dialog = NodeRef::<Dialog>::new();
-    let open = move |_| {
-        let options: String = state.with_untracked(|s| {
-            s.view
-                .spec()
-                .panels
-                .iter()
-                .map(|p| format!("<option value=\"{}\">{}</option>", p.id, p.title))
-                .collect()
+    // Filled and opened once it is in the document (a suspense inserts it after building it).
+    Effect::new(move |_| {
+        let Some(d) = dialog.get() else { return };
+        request_animation_frame(move || {
+            let options: String = state.with_untracked(|s| {
+                s.view
+                    .spec()
+                    .panels
+                    .iter()
+                    .map(|p| format!("<option value=\"{}\">{}</option>", p.id, p.title))
+                    .collect()
+            });
+            if let Some(select) = element("share-panel") {
+                select.set_inner_html(&options);
+            }
+            state.with_untracked(fill);
+            if !d.open() {
+                let _ = d.show_modal();
+            }
         });
-        if let Some(select) = element("share-panel") {
-            select.set_inner_html(&options);
-        }
-        state.with_untracked(fill);
-        if let Some(d) = dialog.get_untracked() {
-            let _ = d.show_modal();
-        }
-    };
+    });
     let on_click = move |ev: web_sys::MouseEvent| {
         let Some(target) = ev
             .target()
@@ -118,7 +143,6 @@ pub fn ShareButton() -> impl IntoView {
         }
     };
     view! {
-        <button class="share" on:click=open aria-haspopup="dialog">"Share"</button>
         <dialog node_ref=dialog class="share-dialog" aria-labelledby="share-title"
             inner_html=SHARE_HTML on:click=on_click on:change=move |_| state.with_untracked(fill)></dialog>
     }

@@ -64,6 +64,12 @@ on_demand!(bias_view, bias::BiasView);
 on_demand!(compare_view, compare::CompareView);
 on_demand!(precision_view, precision::PrecisionView);
 on_demand!(lesson_frame, lesson::LessonFrame);
+on_demand!(share_dialog, crate::shell::share::ShareDialog);
+
+/// The Share dialog, fetched the first time Share is pressed.
+pub async fn load_share() -> Result<AnyView, LoadFailed> {
+    call!(share_dialog)
+}
 
 /// The lesson frame (`lesson=…`), fetched the first time a lesson opens.
 pub async fn load_lesson() -> Result<AnyView, LoadFailed> {
