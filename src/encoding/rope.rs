@@ -483,7 +483,7 @@ pub fn su_bound_series(inv_freq: &[f64], step: f64, count: usize) -> Vec<f64> {
 /// A small deterministic generator (SplitMix64) for seeded Gaussian vectors.
 #[derive(Clone, Debug)]
 pub struct SeededNormal {
-    state: u64,
+    rng: pe_kernels::normal::SplitMix,
     /// The second value of the last Box–Muller pair.
     spare: Option<f64>,
 }
@@ -491,22 +491,14 @@ pub struct SeededNormal {
 impl SeededNormal {
     pub fn new(seed: u64) -> SeededNormal {
         SeededNormal {
-            state: seed,
+            rng: pe_kernels::normal::SplitMix::new(seed),
             spare: None,
         }
     }
 
-    pub(crate) fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
     /// Uniform in (0, 1).
     pub(crate) fn uniform(&mut self) -> f64 {
-        ((self.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+        self.rng.uniform()
     }
 
     /// A standard normal sample (Box–Muller, both values of each pair used).

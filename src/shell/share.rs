@@ -91,7 +91,7 @@ pub fn ShareButton() -> impl IntoView {
             <Suspense fallback=|| ()>
                 {Suspend::new(async move {
                     crate::views::load_share().await.unwrap_or_else(|_| {
-                        view! { <p class="error-banner" role="alert">"The Share dialog could not be loaded. Press Share to try again."</p> }.into_any()
+                        view! { <p class="control-msg" role="alert">"The Share dialog could not be loaded. Press Share to try again."</p> }.into_any()
                     })
                 })}
             </Suspense>

@@ -312,7 +312,7 @@ pub struct Painter {
     /// Whether the paint asked for [`Painter::raster`] or used [`Painter::quick`]: only such
     /// a paint can be coarse (a chart that ignores both is drawn in full, and is not painted
     /// again at rest).
-    rastered: std::cell::Cell<bool>,
+    reduced: std::cell::Cell<bool>,
 }
 
 /// What a heatmap's frame shows: labels, cell counts, colour map and range, theme, size.
@@ -400,7 +400,7 @@ impl Painter {
     pub fn quick(&self) -> bool {
         let quick = self.coarse > 1;
         if quick {
-            self.rastered.set(true);
+            self.reduced.set(true);
         }
         quick
     }
@@ -408,7 +408,7 @@ impl Painter {
     /// The size of the image that fills `rect` in this paint: `rect`'s own, or a fraction of
     /// it in a quick paint.
     pub fn raster(&self, rect: PlotRect) -> (usize, usize) {
-        self.rastered.set(true);
+        self.reduced.set(true);
         let c = self.coarse.max(1);
         ((rect.width() / c).max(1), (rect.height() / c).max(1))
     }
@@ -654,7 +654,7 @@ fn chart_canvas(chart: Chart) -> AnyView {
             theme,
             frame_cache,
             coarse,
-            rastered: std::cell::Cell::new(false),
+            reduced: std::cell::Cell::new(false),
         };
         let started = dom::now_ms();
         if let Some(r) = paint(&painter) {
@@ -668,7 +668,7 @@ fn chart_canvas(chart: Chart) -> AnyView {
                 .set_attribute("data-plot", &format!("{},{},{},{}", r.x0, r.y0, r.x1, r.y1));
         }
         let ms = dom::now_ms() - started;
-        let coarse = if painter.rastered.get() { coarse } else { 1 };
+        let coarse = if painter.reduced.get() { coarse } else { 1 };
         slot.painted(coarse, ms);
         dom::mark_painted(coarse);
     });

@@ -1,13 +1,18 @@
 //! Standard normal samples for random tables (millions of cells per slider move).
 
-/// SplitMix64: the same stream as the app's `SeededNormal` draws from a seed.
-struct SplitMix {
+/// SplitMix64: the app's seeded generator (its `SeededNormal` draws from one too).
+#[derive(Clone, Debug)]
+pub struct SplitMix {
     state: u64,
 }
 
 impl SplitMix {
+    pub fn new(seed: u64) -> SplitMix {
+        SplitMix { state: seed }
+    }
+
     #[inline]
-    fn next_u64(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -16,14 +21,14 @@ impl SplitMix {
     }
 
     /// Uniform in (0, 1).
-    fn uniform(&mut self) -> f64 {
+    pub fn uniform(&mut self) -> f64 {
         ((self.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
     }
 }
 
 /// Fills `out` with `scale` times standard normal samples drawn from `seed`.
 pub fn fill_normal(out: &mut [f32], seed: u64, scale: f64) {
-    let mut z = Ziggurat::new(SplitMix { state: seed });
+    let mut z = Ziggurat::new(SplitMix::new(seed));
     for v in out.iter_mut() {
         *v = (scale * z.sample()) as f32;
     }
@@ -103,7 +108,7 @@ mod tests {
 
     #[test]
     fn ziggurat_samples_are_standard_normal() {
-        let mut z = Ziggurat::new(SplitMix { state: 11 });
+        let mut z = Ziggurat::new(SplitMix::new(11));
         let n = 1_000_000;
         let xs: Vec<f64> = (0..n).map(|_| z.sample()).collect();
         let mean = xs.iter().sum::<f64>() / n as f64;
