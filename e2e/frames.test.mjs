@@ -74,6 +74,8 @@ test('a heatmap painted coarse during a drag is refined to exactly what a fresh 
 // (Painter::quick) and are painted again from the full data once the controls rest.
 for (const [query, slider, panel] of [
   ['view=learned&table=random&rows=2048&cols=768&seq_len=2048', 'ctl-seed', 'learned-similarity'],
+  // A new random table's sampled rows only, while its size moves.
+  ['view=learned&table=random&rows=2048&cols=768&seq_len=4096', 'ctl-rows', 'learned-heatmap'],
   ['view=precision&head_dim=512&pos=63095734&m=63095734&max_dist=65536', 'ctl-max_dist', 'precision-score'],
   ['view=rope&head_dim=512&max_dist=131072', 'ctl-theta', 'rope-decay'],
 ]) {

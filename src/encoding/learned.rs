@@ -87,9 +87,28 @@ impl Table {
 
     /// A seeded random initialisation, N(0, 0.02²) as BERT initialises its tables.
     pub fn random(rows: usize, cols: usize, seed: u64) -> Table {
-        let mut data = vec![0.0f32; rows * cols];
-        pe_kernels::normal::fill_normal(&mut data, seed ^ 0x7ab1_e5ee_d000, 0.02);
-        Table { rows, cols, data }
+        Table::random_rows(rows, cols, seed, 1)
+    }
+
+    /// Rows `0, stride, 2·stride, …` below `rows` of [`Table::random`]`(rows, cols, seed)`,
+    /// drawn without the others (each row has a random stream of its own).
+    pub fn random_rows(rows: usize, cols: usize, seed: u64, stride: usize) -> Table {
+        let stride = stride.max(1);
+        let count = rows.div_ceil(stride);
+        let mut data = vec![0.0f32; count * cols];
+        pe_kernels::normal::fill_normal_rows(
+            &mut data,
+            cols,
+            0,
+            stride,
+            seed ^ 0x7ab1_e5ee_d000,
+            0.02,
+        );
+        Table {
+            rows: count,
+            cols,
+            data,
+        }
     }
 
     fn checked(rows: usize, cols: usize, data: Vec<f32>) -> Result<Table, String> {
@@ -289,6 +308,16 @@ impl CosineMatrix {
     /// any table size) for the paints made while a control moves.
     pub fn quick(table: &Table) -> CosineMatrix {
         Self::sampled(table, QUICK_COSINE_SAMPLES)
+    }
+
+    /// [`CosineMatrix::quick`] of a table's rows `0, stride, 2·stride, …` (`rows`, drawn
+    /// alone), its positions those of the whole table.
+    pub fn quick_from_rows(rows: &Table, stride: usize) -> CosineMatrix {
+        let mut m = Self::quick(rows);
+        for p in &mut m.positions {
+            *p *= stride.max(1);
+        }
+        m
     }
 
     fn sampled(table: &Table, most: usize) -> CosineMatrix {
@@ -613,5 +642,11 @@ mod tests {
         let var = t.data.iter().map(|v| (*v as f64).powi(2)).sum::<f64>() / t.data.len() as f64;
         assert!((var.sqrt() - 0.02).abs() < 0.002);
         assert_eq!(t, Table::random(100, 50, 3));
+        // Every fourth row alone: the same rows.
+        let some = Table::random_rows(100, 50, 3, 4);
+        assert_eq!(some.rows, 25);
+        for k in 0..25 {
+            assert_eq!(some.row(k), t.row(4 * k));
+        }
     }
 }

@@ -213,6 +213,13 @@ impl<T: Send + Sync + 'static> Keyed<T> {
     {
         self.with(T::clone)
     }
+
+    /// Whether the value for the current key is computed already (subscribes to the key).
+    pub fn ready(&self) -> bool {
+        let key = self.key.get();
+        self.cache
+            .with_value(|c| c.as_ref().is_some_and(|(k, _)| *k == key))
+    }
 }
 
 type KeyedCache = StoredValue<Option<(Erased, Arc<dyn Any + Send + Sync>)>>;

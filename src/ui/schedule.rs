@@ -48,6 +48,9 @@ struct Entry {
     queued: bool,
 }
 
+/// A control's new value, waiting to be written into the state.
+type Apply = Box<dyn FnOnce()>;
+
 thread_local! {
     static ENTRIES: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
     static NEXT_ID: Cell<u32> = const { Cell::new(1) };
@@ -58,6 +61,15 @@ thread_local! {
     static AFTER_FRAME: RefCell<Vec<Box<dyn FnOnce()>>> = const { RefCell::new(Vec::new()) };
     /// Other work that must not run in an input frame and is still waiting (a URL write).
     static OTHER_PENDING: Cell<u32> = const { Cell::new(0) };
+    /// Slider values waiting for the next frame, the last one of each control.
+    static INPUTS: RefCell<Vec<(u32, Apply)>> = const { RefCell::new(Vec::new()) };
+    /// The frame applied inputs and its paints are under way: charts they make dirty take
+    /// their turn in this frame.
+    static IN_FRAME: Cell<bool> = const { Cell::new(false) };
+    /// Slider values were applied outside a frame and their effects have not run yet.
+    static APPLIED: Cell<bool> = const { Cell::new(false) };
+    /// Turns are to be given after the effects now queued have run.
+    static TURNS_QUEUED: Cell<bool> = const { Cell::new(false) };
 }
 
 impl Slot {
@@ -153,6 +165,15 @@ impl Slot {
         publish_pending();
     }
 
+    /// As [`Slot::painted`], for a paint drawn from quick data: the estimate of a full paint
+    /// does not fall (data that is cheap only when drawn quick would otherwise make the next
+    /// move paint in full, and miss its frame).
+    pub fn painted_quick(&self, coarse: usize, ms: f64) {
+        let before = with_entry(self.id, |e| e.cost_ms).unwrap_or(0.0);
+        self.painted(coarse, ms);
+        with_entry(self.id, |e| e.cost_ms = e.cost_ms.max(before));
+    }
+
     /// Whether the chart is in the viewport.
     pub fn on_screen(&self) -> bool {
         with_entry(self.id, |e| e.on_screen).unwrap_or(false)
@@ -187,16 +208,107 @@ fn give_turn(id: u32) {
 
 fn queue_frame(id: u32) {
     with_entry(id, |e| e.queued = true);
+    if IN_FRAME.with(Cell::get) {
+        // Made dirty by an input this frame applied: it paints in this frame.
+        give_turns_later();
+        return;
+    }
+    request_frame();
+}
+
+fn request_frame() {
     if FRAME_REQUESTED.with(|r| r.replace(true)) {
         return;
     }
     request_animation_frame(frame);
 }
 
-/// The animation frame: every queued chart (all on screen) takes its turn; their effects paint
-/// in the microtasks that follow, before the browser renders this frame.
-fn frame() {
-    FRAME_REQUESTED.with(|r| r.set(false));
+/// Applies a slider's new value at the start of the next animation frame, in place of one of
+/// the same control still waiting (`control` tells them apart). The input handler then changes
+/// nothing on the page: the browser's own handling of the drag (a hit test) does not lay the
+/// page out again for the text the new value changes, every change is laid out once, in the
+/// frame that paints it, and inputs that arrive faster than frames cost one update each frame.
+pub fn apply_in_frame(control: u32, apply: impl FnOnce() + 'static) {
+    install_flush();
+    LAST_CHANGE.with(|t| t.set(dom::now_ms()));
+    INPUTS.with_borrow_mut(
+        |inputs| match inputs.iter_mut().find(|(c, _)| *c == control) {
+            Some(waiting) => waiting.1 = Box::new(apply),
+            None => inputs.push((control, Box::new(apply))),
+        },
+    );
+    publish_pending();
+    request_frame();
+}
+
+/// Applies the slider values still waiting for a frame, now. Whether there were any (their
+/// effects run in the microtasks after the caller).
+pub fn flush_inputs() -> bool {
+    let inputs = INPUTS.with_borrow_mut(std::mem::take);
+    let any = !inputs.is_empty();
+    for (_, apply) in inputs {
+        apply();
+    }
+    if any {
+        publish_pending();
+        APPLIED.with(|a| a.set(true));
+        after_effects(Box::new(|| APPLIED.with(|a| a.set(false))));
+    }
+    any
+}
+
+/// Any click, key or committed change applies waiting slider values first: what it does (an
+/// export, a copy, a reset) sees the values the sliders show.
+fn install_flush() {
+    thread_local! {
+        static INSTALLED: Cell<bool> = const { Cell::new(false) };
+    }
+    if INSTALLED.with(|i| i.replace(true)) {
+        return;
+    }
+    let Some(w) = dom::window() else { return };
+    let flush = Closure::<dyn Fn()>::new(|| {
+        flush_inputs();
+    });
+    for event in ["click", "keydown", "change"] {
+        let _ = w.add_event_listener_with_callback_and_bool(
+            event,
+            flush.as_ref().unchecked_ref(),
+            true,
+        );
+    }
+    // Listens for the page's life.
+    flush.forget();
+}
+
+/// Runs `f` after the effects already queued: the executor runs its tasks in the order they
+/// were queued, all within the current microtasks. (One future type for every use.)
+fn after_effects(f: Box<dyn FnOnce()>) {
+    leptos::task::spawn_local(async move { f() });
+}
+
+/// A new key for [`apply_in_frame`].
+pub fn control_key() -> u32 {
+    NEXT_ID.with(|n| {
+        let id = n.get();
+        n.set(id.wrapping_add(1));
+        id
+    })
+}
+
+/// Gives queued charts their turn once the effects already queued (those the applied inputs
+/// woke, which mark charts dirty) have run: tasks of the executor run in the order queued.
+fn give_turns_later() {
+    if TURNS_QUEUED.with(|q| q.replace(true)) {
+        return;
+    }
+    after_effects(Box::new(|| {
+        TURNS_QUEUED.with(|q| q.set(false));
+        give_queued_turns();
+    }));
+}
+
+fn give_queued_turns() {
     let queued: Vec<u32> = ENTRIES.with_borrow(|e| {
         e.iter()
             .filter(|x| x.queued && x.dirty)
@@ -205,6 +317,29 @@ fn frame() {
     });
     for id in queued {
         give_turn(id);
+    }
+}
+
+/// The animation frame: waiting slider values are applied, then every queued chart (all on
+/// screen) takes its turn; their effects paint in the microtasks that follow, before the
+/// browser renders this frame.
+fn frame() {
+    FRAME_REQUESTED.with(|r| r.set(false));
+    let inputs = INPUTS.with_borrow_mut(std::mem::take);
+    if inputs.is_empty() {
+        give_queued_turns();
+    } else {
+        IN_FRAME.with(|f| f.set(true));
+        for (_, apply) in inputs {
+            apply();
+        }
+        publish_pending();
+        give_turns_later();
+        // This frame's microtasks are done before any task runs.
+        set_timeout(
+            || IN_FRAME.with(|f| f.set(false)),
+            std::time::Duration::ZERO,
+        );
     }
     let waiting = AFTER_FRAME.with_borrow_mut(std::mem::take);
     if !waiting.is_empty() {
@@ -302,6 +437,12 @@ pub fn at_rest(compute: impl Fn() -> String + 'static) -> ReadSignal<String> {
 /// it does, otherwise after the frame in which it paints (an export of an off-screen chart, or
 /// of one painted coarse during a drag).
 pub fn when_current(canvas: &web_sys::HtmlCanvasElement, f: impl FnOnce() + 'static) {
+    if flush_inputs() || APPLIED.with(Cell::get) {
+        // Once the effects of the values just applied have marked their charts.
+        let canvas = canvas.clone();
+        after_effects(Box::new(move || when_current(&canvas, f)));
+        return;
+    }
     let id = canvas
         .get_attribute("data-chart")
         .and_then(|s| s.parse::<u32>().ok());
@@ -331,7 +472,11 @@ pub fn other_pending(delta: i32) {
 /// work. The end-to-end specs wait for 0 before comparing canvases or reading the URL.
 fn publish_pending() {
     let charts = ENTRIES.with_borrow(|e| e.iter().filter(|x| x.dirty).count() as u32);
-    dom::set_record("pending", f64::from(charts + OTHER_PENDING.with(Cell::get)));
+    let inputs = INPUTS.with_borrow(|i| i.len() as u32);
+    dom::set_record(
+        "pending",
+        f64::from(charts + inputs + OTHER_PENDING.with(Cell::get)),
+    );
 }
 
 /// Tells `slot` when its chart enters or leaves the viewport; stops with the owner. No

@@ -102,10 +102,13 @@ pub fn RangeControl(
             v
         }
     };
+    let key = schedule::control_key();
     let on_range = move |ev: leptos::ev::Event| {
         if let Some(x) = crate::format::parse_decimal(&event_target_value(&ev)) {
-            message.set(None);
-            on_change.run(from_slider(x).clamp(spec.min, upper()));
+            schedule::apply_in_frame(key, move || {
+                message.set(None);
+                on_change.run(from_slider(x).clamp(spec.min, upper()));
+            });
         }
     };
     let on_number = move |ev: leptos::ev::Event| {
@@ -313,6 +316,9 @@ pub struct Painter {
     /// a paint can be coarse (a chart that ignores both is drawn in full, and is not painted
     /// again at rest).
     reduced: std::cell::Cell<bool>,
+    /// Whether the paint drew from quick data ([`Painter::quick`]): its cost says nothing of
+    /// a full paint's.
+    quick_data: std::cell::Cell<bool>,
 }
 
 /// What a heatmap's frame shows: labels, cell counts, colour map and range, theme, size.
@@ -401,6 +407,7 @@ impl Painter {
         let quick = self.coarse > 1;
         if quick {
             self.reduced.set(true);
+            self.quick_data.set(true);
         }
         quick
     }
@@ -655,6 +662,7 @@ fn chart_canvas(chart: Chart) -> AnyView {
             frame_cache,
             coarse,
             reduced: std::cell::Cell::new(false),
+            quick_data: std::cell::Cell::new(false),
         };
         let started = dom::now_ms();
         if let Some(r) = paint(&painter) {
@@ -669,7 +677,11 @@ fn chart_canvas(chart: Chart) -> AnyView {
         }
         let ms = dom::now_ms() - started;
         let coarse = if painter.reduced.get() { coarse } else { 1 };
-        slot.painted(coarse, ms);
+        if painter.quick_data.get() {
+            slot.painted_quick(coarse, ms);
+        } else {
+            slot.painted(coarse, ms);
+        }
         dom::mark_painted(coarse);
     });
     let fraction = move |ev: &web_sys::MouseEvent| -> Option<(f64, f64)> {

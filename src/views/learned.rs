@@ -29,6 +29,10 @@ use crate::views::common::{
     heatmap_frame, highlight_marks, line_series, paint_lines, ExportButtons,
 };
 
+/// Rows of a random table drawn for the paints made while a slider moves (a heatmap shows
+/// fewer rows than this while it moves).
+const QUICK_ROWS: usize = 256;
+
 /// Everything the panels share.
 #[derive(Clone, Copy)]
 struct LearnedMemos {
@@ -36,6 +40,11 @@ struct LearnedMemos {
     /// What the table is: what its statistics are computed from.
     table_key: Computed<[u64; 4]>,
     table: Keyed<Option<Loaded>>,
+    /// Rows × columns of the table, known without drawing a random one.
+    shape: Keyed<(usize, usize)>,
+    /// A random table's rows at a stride (and the stride), drawn without the others: what
+    /// the paints made while a slider moves show until the whole table is drawn.
+    sample: Keyed<Option<(Arc<Table>, usize)>>,
     seq_len: Memo<usize>,
     /// `3·rms` of the table: the colour range of the heatmap.
     range: Keyed<f64>,
@@ -90,26 +99,39 @@ pub fn LearnedView() -> impl IntoView {
         }
         _ => store.file.get_untracked(),
     });
+    let shape = Keyed::new(table_key, move |k: &[u64; 4]| match k[0] {
+        1 => (k[1] as usize, k[2] as usize),
+        _ => table.with_untracked(|t| t.as_ref().map_or((0, 0), |t| (t.table.rows, t.table.cols))),
+    });
+    let sample = Keyed::new(table_key, move |k: &[u64; 4]| {
+        (k[0] == 1).then(|| {
+            let (rows, cols, seed) = (k[1] as usize, k[2] as usize, k[3]);
+            let stride = rows.div_ceil(QUICK_ROWS).max(1);
+            (
+                Arc::new(Table::random_rows(rows, cols, seed, stride)),
+                stride,
+            )
+        })
+    });
     let seq_len = select(ls, |l| l.seq_len);
     let range = Keyed::new(table_key, move |_| {
-        table.with_untracked(|t| {
-            t.as_ref().map_or(1.0, |t| {
-                let d = &t.table.data;
-                let ms = d.iter().map(|v| (*v as f64).powi(2)).sum::<f64>() / d.len().max(1) as f64;
-                (3.0 * ms.sqrt()).max(1e-12)
-            })
-        })
+        table.with_untracked(|t| t.as_ref().map_or(1.0, |t| range_of(&t.table)))
     });
     let cos = Keyed::new(table_key, move |_| {
         table.with_untracked(|t| t.as_ref().map(|t| CosineMatrix::new(&t.table)))
     });
     let cos_quick = Keyed::new(table_key, move |_| {
-        table.with_untracked(|t| t.as_ref().map(|t| CosineMatrix::quick(&t.table)))
+        match sample.with_untracked(Clone::clone) {
+            Some((rows, stride)) => Some(CosineMatrix::quick_from_rows(&rows, stride)),
+            None => table.with_untracked(|t| t.as_ref().map(|t| CosineMatrix::quick(&t.table))),
+        }
     });
     let m = LearnedMemos {
         ls,
         table_key,
         table,
+        shape,
+        sample,
         seq_len,
         range,
         cos,
@@ -135,8 +157,8 @@ pub fn LearnedView() -> impl IntoView {
     }
     };
     let wall = move || {
-        let rows = table.with(|t| t.as_ref().map(|t| t.table.rows))?;
-        (seq_len.get() > rows).then(|| format!(
+        let rows = shape.get().0;
+        (rows > 0 && seq_len.get() > rows).then(|| format!(
             "The wall: this table has embeddings for positions 0–{} only. Positions {} to {} have no embedding at all — a learned absolute table cannot represent a longer text.",
             rows - 1, rows, seq_len.get() - 1
         ))
@@ -270,26 +292,35 @@ fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let paint = move |p: &Painter| {
         let n = m.seq_len.get();
-        let r = m.range.get();
-        m.table.with(|t| {
-            let t = &t.as_ref()?.table;
-            let cmap = ColorMap::diverging();
+        let cmap = ColorMap::diverging();
+        let draw = |t: &Table, stride: usize, rows: usize, r: f64| {
             let frame = heatmap_frame(&cmap, t.cols, n, "dimension", "position", -r, r, "value");
             let rect = p.heatmap_frame(&frame)?;
             let grid = SampledGrid::compute(
                 AxisSamples::centred(n, p.raster(rect).1),
                 AxisSamples::centred(t.cols, p.raster(rect).0),
                 |pos, col| {
-                    if pos < t.rows {
-                        t.get(pos, col) as f64
+                    if pos < rows {
+                        t.get((pos / stride).min(t.rows - 1), col) as f64
                     } else {
                         f64::NAN
                     }
                 },
             );
             p.put_grid(rect, &grid, &grid.paint_rgba(&cmap, -r, r));
-            draw_wall(p, rect, t.rows, n);
+            draw_wall(p, rect, rows, n);
             Some(rect)
+        };
+        // A new random table while a slider moves: its sampled rows only.
+        if p.quick() && !m.table.ready() {
+            if let Some((rows, stride)) = m.sample.get() {
+                return draw(&rows, stride, m.shape.get().0, range_of(&rows));
+            }
+        }
+        let r = m.range.get();
+        m.table.with(|t| {
+            let t = &t.as_ref()?.table;
+            draw(t, 1, t.rows, r)
         })
     };
     let fill = move |pos: usize, row: &mut [f64]| {
@@ -314,9 +345,8 @@ fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
         export::csv_matrix(&names, shown_rows(), fill, &format!("{}.csv", stem(&m, ID)));
     });
     let big = Signal::derive(move || {
-        m.table
-            .with(|t| t.as_ref().map_or(0, |t| t.table.rows * t.table.cols))
-            > NPY_THRESHOLD_CELLS
+        let (rows, cols) = m.shape.get();
+        rows * cols > NPY_THRESHOLD_CELLS
     });
     let npy_cb = Callback::new(move |_| {
         let cols = m
@@ -327,7 +357,7 @@ fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
     view! {
         <Panel id=ID>
             <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Heatmap of the learned position table, {} positions.", m.seq_len.get())) paint=paint height=340.0
-                marks=highlight_marks(move || (m.table.with(|t| t.as_ref().map_or(0, |t| t.table.cols)), m.seq_len.get()))/>
+                marks=highlight_marks(move || (m.shape.get().1, m.seq_len.get()))/>
             <p class="about">
                 "Each row is the vector learned for one position. Unlike the sinusoidal table no formula makes it: training found it. "
                 "In MiniLM, row 0 — always the slot of BERT's [CLS] token — has five times the norm of the others (2.36 against about 0.48). Grey rows past the end are the wall: positions the model never had."
@@ -336,6 +366,13 @@ fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
         </Panel>
     }
     .into_any()
+}
+
+/// The heatmap's colour range: `3·rms` of the table's values.
+fn range_of(t: &Table) -> f64 {
+    let d = &t.data;
+    let ms = d.iter().map(|v| (*v as f64).powi(2)).sum::<f64>() / d.len().max(1) as f64;
+    (3.0 * ms.sqrt()).max(1e-12)
 }
 
 /// A line and label where the table ends, when the sequence goes past it.
@@ -368,7 +405,7 @@ fn SimilarityPanel(m: LearnedMemos) -> impl IntoView {
     let cos = m.cos;
     let paint = move |p: &Painter| {
         let n = m.seq_len.get();
-        let rows = m.table.with(|t| t.as_ref().map(|t| t.table.rows))?;
+        let rows = Some(m.shape.get().0).filter(|&r| r > 0)?;
         // While a slider moves, a matrix of fewer positions (a new random table costs the
         // full one tens of milliseconds); the full one once the controls rest.
         let source = if p.quick() { m.cos_quick } else { cos };

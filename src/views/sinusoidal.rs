@@ -139,11 +139,10 @@ fn HeatmapPanel(
                 "PE value",
             );
             let rect = p.heatmap_frame(&frame)?;
-            let grid = SampledGrid::compute(
-                AxisSamples::centred(n, p.raster(rect).1),
-                AxisSamples::centred(pe.d_model, p.raster(rect).0),
-                |pos, col| pe.value(pos, col),
-            );
+            let rows = AxisSamples::centred(n, p.raster(rect).1);
+            let cols = AxisSamples::centred(pe.d_model, p.raster(rect).0);
+            let values = pe.grid(&rows.indices, &cols.indices);
+            let grid = SampledGrid { rows, cols, values };
             p.put_grid(rect, &grid, &grid.paint_rgba(&cmap, -1.0, 1.0));
             Some(rect)
         })

@@ -8,3 +8,4 @@ pub mod dot;
 pub mod fft;
 pub mod normal;
 pub mod series;
+pub mod trig;

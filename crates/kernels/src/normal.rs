@@ -26,11 +26,32 @@ impl SplitMix {
     }
 }
 
-/// Fills `out` with `scale` times standard normal samples drawn from `seed`.
-pub fn fill_normal(out: &mut [f32], seed: u64, scale: f64) {
-    let mut z = Ziggurat::new(SplitMix::new(seed));
-    for v in out.iter_mut() {
-        *v = (scale * z.sample()) as f32;
+/// The seed of row `row`'s own stream in a table seeded with `seed`.
+fn row_seed(seed: u64, row: usize) -> u64 {
+    SplitMix::new(seed ^ (row as u64).wrapping_mul(0xd1b5_4a32_d192_ed03)).next_u64()
+}
+
+/// Fills `out`, rows of `cols` values, with `scale` times standard normal samples: the `k`-th
+/// row of `out` is row `first + k · step` of the table seeded with `seed`, each row drawn from
+/// a stream of its own. So a few rows of a table (a sample for a quick picture) cost only
+/// those rows, and equal the same rows of the whole table.
+pub fn fill_normal_rows(
+    out: &mut [f32],
+    cols: usize,
+    first: usize,
+    step: usize,
+    seed: u64,
+    scale: f64,
+) {
+    if cols == 0 {
+        return;
+    }
+    let mut z = Ziggurat::new(SplitMix::new(0));
+    for (k, row) in out.chunks_mut(cols).enumerate() {
+        z.rng = SplitMix::new(row_seed(seed, first + k * step));
+        for v in row.iter_mut() {
+            *v = (scale * z.sample()) as f32;
+        }
     }
 }
 
@@ -105,6 +126,27 @@ impl Ziggurat {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rows_drawn_alone_equal_the_same_rows_of_the_whole_table() {
+        let cols = 7;
+        let mut whole = vec![0.0f32; 50 * cols];
+        fill_normal_rows(&mut whole, cols, 0, 1, 9, 0.5);
+        let mut some = vec![0.0f32; 5 * cols];
+        fill_normal_rows(&mut some, cols, 3, 10, 9, 0.5);
+        for k in 0..5 {
+            let r = 3 + 10 * k;
+            assert_eq!(
+                &some[k * cols..(k + 1) * cols],
+                &whole[r * cols..(r + 1) * cols]
+            );
+        }
+        // Rows differ from one another, and from another seed's.
+        assert_ne!(&whole[..cols], &whole[cols..2 * cols]);
+        let mut other = vec![0.0f32; 50 * cols];
+        fill_normal_rows(&mut other, cols, 0, 1, 10, 0.5);
+        assert_ne!(whole, other);
+    }
 
     #[test]
     fn ziggurat_samples_are_standard_normal() {
