@@ -167,21 +167,12 @@ impl Sinusoid {
         pe_kernels::series::weighted_series(&omega, &a, &b, 1.0, n)
     }
 
-    /// The cells at `positions × cols`, row-major: a sampled picture of the table, computed
-    /// together (a fraction of the cost of [`Sinusoid::value`] per cell; the same values to
-    /// about 1e-15).
-    pub fn grid(&self, positions: &[usize], cols: &[usize]) -> Vec<f64> {
-        let p: Vec<f64> = positions.iter().map(|&p| p as f64).collect();
-        let mut omegas = Vec::with_capacity(cols.len());
-        let mut quarters = Vec::with_capacity(cols.len());
-        for &c in cols {
-            let (i, kind) = self.roles[c];
-            omegas.push(self.omegas[i as usize]);
-            quarters.push(u32::from(kind == ColumnKind::Cos));
-        }
-        let mut out = vec![0.0; p.len() * cols.len()];
-        pe_kernels::trig::sinusoid_grid(&p, &omegas, &quarters, &mut out);
-        out
+    /// Column `col` as a wave: `PE[pos, col] = sin(pos · ω + quarter · π/2)`, quarter 0 for
+    /// a sine column and 1 for a cosine (what [`crate::render::raster::SampledGrid::waves`]
+    /// draws).
+    pub fn wave(&self, col: usize) -> (f64, u32) {
+        let (i, kind) = self.roles[col];
+        (self.omegas[i as usize], u32::from(kind == ColumnKind::Cos))
     }
 
     /// Writes row `pos` into `out` (length `d_model`).
@@ -214,17 +205,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn grid_equals_the_cells() {
+    fn waves_drawn_as_a_grid_equal_the_cells() {
+        use crate::render::raster::{AxisSamples, SampledGrid};
         for layout in [Layout::Interleaved, Layout::Concat] {
             let pe = Sinusoid::new(96, 10000.0, layout);
-            let positions = [0, 1, 7, 500, 8191, 70_000];
-            let cols: Vec<usize> = (0..96).step_by(5).collect();
-            let grid = pe.grid(&positions, &cols);
-            for (r, &pos) in positions.iter().enumerate() {
-                for (k, &col) in cols.iter().enumerate() {
+            let grid = SampledGrid::waves(
+                AxisSamples::centred(70_000, 37),
+                AxisSamples::centred(96, 40),
+                |col| pe.wave(col),
+            );
+            let cols = grid.cols.indices.len();
+            for (r, &pos) in grid.rows.indices.iter().enumerate() {
+                for (k, &col) in grid.cols.indices.iter().enumerate() {
                     let want = pe.value(pos, col);
                     assert!(
-                        (grid[r * cols.len() + k] - want).abs() < 1e-13,
+                        (grid.values[r * cols + k] - want).abs() < 1e-13,
                         "{pos} {col}"
                     );
                 }

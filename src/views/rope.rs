@@ -424,10 +424,10 @@ fn AnglesPanel(m: RopeMemos) -> impl IntoView {
                 "cos(pos·θ_j)",
             );
             let rect = p.heatmap_frame(&frame)?;
-            let grid = SampledGrid::compute(
+            let grid = SampledGrid::waves(
                 AxisSamples::centred(n, p.raster(rect).1),
                 AxisSamples::centred(pairs, p.raster(rect).0),
-                |pos, j| (pos as f64 * r.inv_freq[j]).cos(),
+                |j| (r.inv_freq[j], 1),
             );
             p.put_grid(rect, &grid, &grid.paint_rgba(&cmap, -1.0, 1.0));
             Some(rect)

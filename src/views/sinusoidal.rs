@@ -139,10 +139,11 @@ fn HeatmapPanel(
                 "PE value",
             );
             let rect = p.heatmap_frame(&frame)?;
-            let rows = AxisSamples::centred(n, p.raster(rect).1);
-            let cols = AxisSamples::centred(pe.d_model, p.raster(rect).0);
-            let values = pe.grid(&rows.indices, &cols.indices);
-            let grid = SampledGrid { rows, cols, values };
+            let grid = SampledGrid::waves(
+                AxisSamples::centred(n, p.raster(rect).1),
+                AxisSamples::centred(pe.d_model, p.raster(rect).0),
+                |col| pe.wave(col),
+            );
             p.put_grid(rect, &grid, &grid.paint_rgba(&cmap, -1.0, 1.0));
             Some(rect)
         })
