@@ -293,7 +293,10 @@ if (args['loads-only'] !== undefined) {
 // continuous drag: 60 moves sent at 60 Hz without waiting for the page (Chromium coalesces them
 // per frame, as it does a real mouse), and the share of frames in which the visible charts
 // changed, out of the display refreshes in which the control's value had changed (a slider with
-// few states, such as a fraction of 32 pairs, changes on fewer inputs than it receives). (Chromium's Event Timing reports no entry for an `input` fired by a drag, so
+// few states, such as a fraction of 32 pairs, changes on fewer inputs than it receives), times
+// the share of applied values that changed a chart on screen (the app counts both; a value that
+// rounds to the same pair count, or a YaRN β between the same two dimensions, needs no new
+// picture). (Chromium's Event Timing reports no entry for an `input` fired by a drag, so
 // presentation times cannot be read that way.)
 const LARGEST = {
   sinusoidal: 'seq_len=8192&d_model=4096',
@@ -399,6 +402,8 @@ function instrument() {
       let last = canvases.map(hash);
       const n0 = inputs.length;
       const v0 = shownValues.length;
+      const counts = () => [window.__peLab?.appliedFrames ?? 0, window.__peLab?.neededFrames ?? 0];
+      const [applied0, needed0] = counts();
       const frames = [];
       let running = true;
       this.stopDrag = async () => {
@@ -415,8 +420,13 @@ function instrument() {
         const changed = inDrag.filter((f) => f.changed).length;
         const values = shownValues.slice(v0);
         const moves = values.filter((v, i) => i > 0 && v !== values[i - 1]).length + 1;
-        const possible = Math.max(1, Math.min(moves, slots));
-        return { inputs: stamps.length, moves, slots, frames: inDrag.length, changed, share: Math.min(1, changed / possible) };
+        // A value that changes no visible chart (a fraction of 32 pairs that rounds to the same
+        // count, a YaRN β between the same two dimensions) needs no new frame: the app counts
+        // the frames that applied a value and those in which a chart on screen had to change.
+        const [applied1, needed1] = counts();
+        const needRate = applied1 > applied0 ? Math.min(1, (needed1 - needed0) / (applied1 - applied0)) : 1;
+        const possible = Math.max(1, Math.round(Math.min(moves, slots) * needRate));
+        return { inputs: stamps.length, moves, slots, needRate, frames: inDrag.length, changed, share: Math.min(1, changed / possible) };
       };
       const done = (async () => {
         while (running) {
@@ -525,7 +535,7 @@ for (const { name } of registered) {
       };
       rows.push(row);
       if (args.debug) console.log(JSON.stringify(drag), '\n' + samples.map((s) => `${Math.round(s.first)} ms ${JSON.stringify(s.trail)}`).join('\n'));
-      const dragText = drag && visible.length ? `${drag.changed}/${Math.max(1, Math.min(drag.moves, drag.slots))} = ${(100 * drag.share).toFixed(0)}%` : 'n/a';
+      const dragText = drag && visible.length ? `${drag.changed}/${Math.max(1, Math.round(Math.min(drag.moves, drag.slots) * drag.needRate))} = ${(100 * drag.share).toFixed(0)}%` : 'n/a';
       console.log(
         `${name.padEnd(11)} ${size.padEnd(8)} ${(id.replace('ctl-', '') + (watched ? ' ↓' : '')).padEnd(18)} ${String(visible.length).padStart(2)}/${String(samples.length).padEnd(2)} ${fmt(row.first_p50)} ${fmt(p95)} | ${fmt(row.all_p95)} | ${fmt(row.settled_p95)}      | ${dragText.padEnd(19)} | ${ok ? 'ok' : 'MISS'}`,
       );

@@ -68,6 +68,12 @@ thread_local! {
     static IN_FRAME: Cell<bool> = const { Cell::new(false) };
     /// Slider values were applied outside a frame and their effects have not run yet.
     static APPLIED: Cell<bool> = const { Cell::new(false) };
+    /// Frames that applied slider values, and those of them in which a chart on screen had
+    /// to change (`__peLab.appliedFrames`, `__peLab.neededFrames`: a value that changes no
+    /// chart, such as a fraction of 32 pairs that rounds to the same count, needs no paint).
+    static FRAME_COUNTS: Cell<(u32, u32)> = const { Cell::new((0, 0)) };
+    /// This frame applied values and has not yet counted whether a chart had to change.
+    static UNCOUNTED: Cell<bool> = const { Cell::new(false) };
     /// Turns are to be given after the effects now queued have run.
     static TURNS_QUEUED: Cell<bool> = const { Cell::new(false) };
 }
@@ -287,6 +293,14 @@ fn after_effects(f: Box<dyn FnOnce()>) {
     leptos::task::spawn_local(async move { f() });
 }
 
+fn count_frame(applied: u32, needed: u32) {
+    let (a, n) = FRAME_COUNTS.with(Cell::get);
+    let (a, n) = (a + applied, n + needed);
+    FRAME_COUNTS.with(|c| c.set((a, n)));
+    dom::set_record("appliedFrames", f64::from(a));
+    dom::set_record("neededFrames", f64::from(n));
+}
+
 /// A new key for [`apply_in_frame`].
 pub fn control_key() -> u32 {
     NEXT_ID.with(|n| {
@@ -315,6 +329,9 @@ fn give_queued_turns() {
             .map(|x| x.id)
             .collect()
     });
+    if !queued.is_empty() && UNCOUNTED.with(|u| u.replace(false)) {
+        count_frame(0, 1);
+    }
     for id in queued {
         give_turn(id);
     }
@@ -330,6 +347,8 @@ fn frame() {
         give_queued_turns();
     } else {
         IN_FRAME.with(|f| f.set(true));
+        UNCOUNTED.with(|u| u.set(true));
+        count_frame(1, 0);
         for (_, apply) in inputs {
             apply();
         }
@@ -337,7 +356,10 @@ fn frame() {
         give_turns_later();
         // This frame's microtasks are done before any task runs.
         set_timeout(
-            || IN_FRAME.with(|f| f.set(false)),
+            || {
+                IN_FRAME.with(|f| f.set(false));
+                UNCOUNTED.with(|u| u.set(false));
+            },
             std::time::Duration::ZERO,
         );
     }
