@@ -1,6 +1,8 @@
 //! The context-extension view (`view=scaling`): every RoPE scaling method side by side, with
 //! model presets and a pasted `config.json`.
 
+use std::sync::Arc;
+
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
@@ -514,6 +516,15 @@ fn FrequenciesPanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl 
     .into_any()
 }
 
+/// One method's score curve, kept with what it was computed from.
+struct KeptCurve {
+    method: Method,
+    /// Head and rotary dims, distance stride, distances, attention factor.
+    key: (usize, usize, usize, usize, f64),
+    inv_freq: Vec<f64>,
+    ys: Arc<Vec<f64>>,
+}
+
 #[component]
 fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl IntoView {
     const ID: &str = "scaling-score-distance";
@@ -522,8 +533,11 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
     }
     let canvas = NodeRef::<Canvas>::new();
     let distance = Computed::new(move || ss.with(ScalingState::score_distance));
+    // The last curves of each method: a move of one method's parameter (a YaRN β, a Llama 3
+    // factor, the length that dynamic NTK sees) computes that method's curve alone.
+    let kept = StoredValue::new(Vec::<KeptCurve>::new());
     // q = k = 1 scores per method, α² included, every `stride`-th distance (`None`: the
-    // display stride).
+    // display stride, and the curves are kept).
     let curves_at = move |stride: Option<usize>, budget: usize| {
         let n = distance.get_untracked() + 1;
         let (h, d) = ss.with_untracked(|s| (s.head_dim, s.rotary_dim()));
@@ -533,14 +547,41 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
                 .filter_map(|(m, r)| r.as_ref().ok().map(|s| (*m, s)))
                 .collect();
             let terms = (d / 2).max(1) * ok.len().max(1);
+            let keep = stride.is_none();
             let stride = stride.unwrap_or_else(|| display_stride(n, terms, budget));
             let series = ok
                 .into_iter()
                 .map(|(m, s)| {
-                    let layout = crate::encoding::rope::PairLayout::Half;
-                    let rope = Rope::new(h, d, layout, s.inv_freq.clone(), s.attention);
-                    let w = rope.weights(&vec![1.0; h], &vec![1.0; h]);
-                    let ys = rope.score_series(&w, stride as f64, n.div_ceil(stride));
+                    let key = (h, d, stride, n, s.attention);
+                    let same = |c: &KeptCurve| c.key == key && c.inv_freq == s.inv_freq;
+                    let hit = keep
+                        .then(|| {
+                            kept.with_value(|k| k.iter().find(|c| same(c)).map(|c| c.ys.clone()))
+                        })
+                        .flatten();
+                    let ys = hit.unwrap_or_else(|| {
+                        let layout = crate::encoding::rope::PairLayout::Half;
+                        let rope = Rope::new(h, d, layout, s.inv_freq.clone(), s.attention);
+                        let w = rope.weights(&vec![1.0; h], &vec![1.0; h]);
+                        let ys = Arc::new(rope.score_series(&w, stride as f64, n.div_ceil(stride)));
+                        if keep {
+                            kept.update_value(|k| {
+                                // The newest two per method (the full and the quick stride).
+                                if k.iter().filter(|c| c.method == m).count() >= 2 {
+                                    if let Some(i) = k.iter().position(|c| c.method == m) {
+                                        k.remove(i);
+                                    }
+                                }
+                                k.push(KeptCurve {
+                                    method: m,
+                                    key,
+                                    inv_freq: s.inv_freq.clone(),
+                                    ys: ys.clone(),
+                                });
+                            });
+                        }
+                        ys
+                    });
                     (m, label(m, s), ys)
                 })
                 .collect::<Vec<_>>();
