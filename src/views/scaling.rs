@@ -19,7 +19,7 @@ use crate::state::rope::{
     MODEL_PRESETS, MSCALE, MSCALE_ALL_DIM, ORIG_CTX, PARTIAL, THETA,
 };
 use crate::state::ScalingState;
-use crate::ui::context::{select_state, AppCtx, Computed, Keyed};
+use crate::ui::context::{select, select_state, AppCtx, Computed, Keyed};
 use crate::ui::export;
 use crate::ui::schedule;
 use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, StateChoice, StateRange};
@@ -387,9 +387,11 @@ fn FrequenciesPanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl 
             })
         })
     };
+    // Only what the charts draw: another field's move repaints nothing here.
+    let contexts = select(ss, |s| (s.orig_ctx as f64, s.factor));
     let paint_with = move |p: &Painter, wavelength: bool| {
         let px = p.canvas.width() as usize;
-        let (l0, s) = ss.with(|s| (s.orig_ctx as f64, s.factor));
+        let (l0, s) = contexts.get();
         results.with(|rs| {
             let mut series = Vec::new();
             let mut pairs = 1;
@@ -533,6 +535,7 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
     }
     let canvas = NodeRef::<Canvas>::new();
     let distance = Computed::new(move || ss.with(ScalingState::score_distance));
+    let contexts = select(ss, |s| (s.orig_ctx as f64, s.factor));
     // The last curves of each method: a move of one method's parameter (a YaRN β, a Llama 3
     // factor, the length that dynamic NTK sees) computes that method's curve alone.
     let kept = StoredValue::new(Vec::<KeptCurve>::new());
@@ -589,7 +592,10 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
         })
     };
     // Computed when the chart paints (the distance and the results follow the state).
-    let key = Computed::new(move || ss.get());
+    // What the curves are computed from, and only that: a value that leaves every method's
+    // frequencies as they were (a fraction that rounds to the same rotary dim) repaints nothing.
+    let dims = select(ss, |s| (s.head_dim, s.rotary_dim()));
+    let key = Computed::new(move || (results.with(Clone::clone), distance.get(), dims.get()));
     let curves = Keyed::new(key, move |_| curves_at(None, TERMS_PER_FRAME));
     // While a slider moves: a quarter of the terms (a coarser stride), refined at rest.
     let quick = Keyed::new(key, move |_| curves_at(None, TERMS_PER_FRAME / 4));
@@ -597,7 +603,7 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
     let note = schedule::at_rest(move || stride_note(curves.with(|c| c.0)));
     let paint = move |p: &Painter| {
         let n = distance.get();
-        let l0 = ss.with(|s| s.orig_ctx) as f64;
+        let l0 = contexts.get().0;
         let px = p.canvas.width() as usize;
         let curves = if p.quick() { quick } else { curves };
         curves.with(|(stride, cs)| {
