@@ -42,9 +42,10 @@ struct LearnedMemos {
     table: Keyed<Option<Loaded>>,
     /// Rows × columns of the table, known without drawing a random one.
     shape: Keyed<(usize, usize)>,
-    /// A random table's rows at a stride (and the stride), drawn without the others: what
-    /// the paints made while a slider moves show until the whole table is drawn.
-    sample: Keyed<Option<(Arc<Table>, usize)>>,
+    /// A random table's rows at a stride, the stride and their colour range, drawn without
+    /// the others: what the paints made while a slider moves show until the whole table is
+    /// drawn.
+    sample: Keyed<Option<(Arc<Table>, usize, f64)>>,
     seq_len: Memo<usize>,
     /// `3·rms` of the table: the colour range of the heatmap.
     range: Keyed<f64>,
@@ -107,10 +108,9 @@ pub fn LearnedView() -> impl IntoView {
         (k[0] == 1).then(|| {
             let (rows, cols, seed) = (k[1] as usize, k[2] as usize, k[3]);
             let stride = rows.div_ceil(QUICK_ROWS).max(1);
-            (
-                Arc::new(Table::random_rows(rows, cols, seed, stride)),
-                stride,
-            )
+            let sampled = Table::random_rows(rows, cols, seed, stride);
+            let range = range_of(&sampled);
+            (Arc::new(sampled), stride, range)
         })
     });
     let seq_len = select(ls, |l| l.seq_len);
@@ -122,7 +122,7 @@ pub fn LearnedView() -> impl IntoView {
     });
     let cos_quick = Keyed::new(table_key, move |_| {
         match sample.with_untracked(Clone::clone) {
-            Some((rows, stride)) => Some(CosineMatrix::quick_from_rows(&rows, stride)),
+            Some((rows, stride, _)) => Some(CosineMatrix::quick_from_rows(&rows, stride)),
             None => table.with_untracked(|t| t.as_ref().map(|t| CosineMatrix::quick(&t.table))),
         }
     });
@@ -313,8 +313,8 @@ fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
         };
         // A new random table while a slider moves: its sampled rows only.
         if p.quick() && !m.table.ready() {
-            if let Some((rows, stride)) = m.sample.get() {
-                return draw(&rows, stride, m.shape.get().0, range_of(&rows));
+            if let Some((rows, stride, range)) = m.sample.get() {
+                return draw(&rows, stride, m.shape.get().0, range);
             }
         }
         let r = m.range.get();
