@@ -311,7 +311,7 @@ pub fn draw_line_chart<DB: DrawingBackend>(
         .label_style(theme.font(12.0))
         .axis_desc_style(theme.font(13.0))
         .bold_line_style(theme.grid)
-        .light_line_style(theme.background)
+        .max_light_lines(0)
         .axis_style(theme.axis)
         .x_labels(
             x_label_count(plot_area.dim_in_pixel().0, theme)

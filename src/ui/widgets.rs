@@ -332,12 +332,14 @@ struct FrameKey {
     size: (u32, u32),
 }
 
-/// A heatmap's axes and colour bar as last drawn: what they showed, a copy of the canvas
-/// with them, and the plotting area they left.
+/// A heatmap's axes and colour bar as last drawn: what they showed, the plotting area they
+/// left and, once the same frame has been drawn twice, a copy of the canvas with them.
 struct FrameCache {
     key: FrameKey,
-    copy: web_sys::HtmlCanvasElement,
     rect: PlotRect,
+    /// The copy's canvas, kept for reuse; it holds this frame when `holds`.
+    copy: Option<web_sys::HtmlCanvasElement>,
+    holds: bool,
 }
 
 impl Painter {
@@ -370,8 +372,8 @@ impl Painter {
         };
         let cached = self.frame_cache.with_value(|c| {
             c.as_ref()
-                .filter(|c| c.key == key)
-                .map(|c| (c.copy.clone(), c.rect))
+                .filter(|c| c.key == key && c.holds)
+                .and_then(|c| Some((c.copy.clone()?, c.rect)))
         });
         if let Some((copy, rect)) = cached {
             let ctx = context(&self.canvas)?;
@@ -383,20 +385,36 @@ impl Painter {
             }
         }
         let rect = draw_heatmap_frame(&self.area()?, frame, &self.theme).ok()?;
-        // Keep a copy for the next paint (none when the browser cannot make one).
-        let copy = dom::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.create_element("canvas").ok())
-            .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok());
-        let kept = copy.and_then(|copy| {
-            copy.set_width(self.canvas.width());
-            copy.set_height(self.canvas.height());
-            context(&copy)?
-                .draw_image_with_html_canvas_element(&self.canvas, 0.0, 0.0)
-                .ok()?;
-            Some(FrameCache { key, copy, rect })
+        // A frame is copied when it is drawn a second time (the data moved, the axes stayed):
+        // while a slider changes the axes on every move, copying each new frame would only
+        // cost a full-canvas copy per move. The copy's canvas is reused.
+        let mut cache = self.frame_cache.try_update_value(|c| c.take()).flatten();
+        let again = cache.as_ref().is_some_and(|c| c.key == key);
+        let copy = cache.as_mut().and_then(|c| c.copy.take()).or_else(|| {
+            again
+                .then(|| dom::window()?.document()?.create_element("canvas").ok())
+                .flatten()
+                .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
         });
-        self.frame_cache.set_value(kept);
+        let holds = again
+            && copy.as_ref().is_some_and(|copy| {
+                if (copy.width(), copy.height()) != (self.canvas.width(), self.canvas.height()) {
+                    copy.set_width(self.canvas.width());
+                    copy.set_height(self.canvas.height());
+                }
+                context(copy).is_some_and(|ctx| {
+                    let (w, h) = (f64::from(copy.width()), f64::from(copy.height()));
+                    ctx.clear_rect(0.0, 0.0, w, h);
+                    ctx.draw_image_with_html_canvas_element(&self.canvas, 0.0, 0.0)
+                        .is_ok()
+                })
+            });
+        self.frame_cache.set_value(Some(FrameCache {
+            key,
+            rect,
+            copy,
+            holds,
+        }));
         Some(rect)
     }
 

@@ -503,7 +503,7 @@ fn PcaPanel(m: LearnedMemos) -> impl IntoView {
                 .label_style(font(12.0))
                 .axis_desc_style(font(13.0))
                 .bold_line_style(p.theme.grid)
-                .light_line_style(p.theme.background)
+                .max_light_lines(0)
                 .axis_style(p.theme.axis)
                 .draw()
                 .ok()?;
