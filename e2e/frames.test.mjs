@@ -70,6 +70,27 @@ test('a heatmap painted coarse during a drag is refined to exactly what a fresh 
   await context.close();
 });
 
+// A heatmap's axes are copied for reuse when the same axes are drawn a second time and copied
+// back while only the data moves: drags that change the axes (seq_len, d_model) and drags that
+// keep them (base), in turn, must end on exactly the picture a fresh load draws.
+test('heatmap axes reused across drags that keep and change them equal a fresh load', async () => {
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=sinusoidal`);
+  await settle(page);
+  for (const [id, from, to] of [['ctl-seq_len', 0.1, 0.4], ['ctl-base', 0.3, 0.7], ['ctl-base', 0.7, 0.5], ['ctl-d_model', 0.1, 0.3], ['ctl-base', 0.5, 0.6]]) {
+    await drag(page, id, from, to, 6);
+    await settle(page);
+  }
+  const moved = await allCanvases(page);
+  const fresh = await openApp(app.browser, page.url());
+  await settle(fresh.page);
+  const expected = await allCanvases(fresh.page);
+  assert.equal(moved.length, expected.length);
+  moved.forEach((d, i) => assert.ok(d === expected[i], `chart ${i} after the drags differs from a fresh load of ${page.url()}`));
+  assert.deepEqual([...errors, ...fresh.errors], []);
+  await fresh.context.close();
+  await context.close();
+});
+
 // Charts whose data is too slow for a frame draw from fewer samples while a slider moves
 // (Painter::quick) and are painted again from the full data once the controls rest.
 for (const [query, slider, panel] of [
