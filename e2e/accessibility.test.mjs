@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { useApp, openApp, settle, query, viewNames } from './support.mjs';
+import { useApp, openApp, settle, revealAll, query, viewNames } from './support.mjs';
 
 const app = useApp();
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -15,6 +15,8 @@ for (const scheme of ['light', 'dark']) {
     for (const view of await viewNames(app)) {
       await page.goto(`${app.server.url}?view=${view}`);
       await page.waitForFunction(() => [...document.querySelectorAll('canvas.chart')].length > 0 && [...document.querySelectorAll('canvas.chart')].every((c) => c.hasAttribute('data-plot')), null, { timeout: 20000 });
+      // Every panel is audited, those fetched when scrolled near included.
+      await revealAll(page);
       // Open one data table per view, so that the tables are audited too.
       await page.locator('details.data-table summary').first().click();
       await settle(page);

@@ -2,7 +2,7 @@
 // and embedded panels that do not point at what is not shown.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, openApp, settle, slide, registeredViews } from './support.mjs';
+import { useApp, openApp, settle, slide, reveal, revealAll, registeredViews } from './support.mjs';
 
 const app = useApp();
 const about = (page, panel) => page.locator(`[data-panel="${panel}"] p.about`).first().innerText();
@@ -35,6 +35,7 @@ test('pe-curves gives the last pair’s live wavelength; pe-spectrum the exact m
   const last = (await about(page, 'pe-curves')).match(/2π·base\^\(126\/128\) ≈ ([\d.]+) positions for the last \(i = 63\)/);
   assert.ok(last, 'the last pair at d_model 128');
   assert.ok(Math.abs(Number(last[1]) - 2 * Math.PI * 10000 ** (126 / 128)) < 1, last[1]);
+  await reveal(page, 'pe-spectrum');
   const spectrum = await about(page, 'pe-spectrum');
   assert.match(spectrum, /four times the sequence length \(here 4 × 50 = 200\)/);
   assert.match(spectrum, /a wavelength of 199 peaks at position 50/);
@@ -133,11 +134,13 @@ test('every visible slider of every view changes a chart in the default state', 
   for (const v of views) {
     await page.goto(`${app.server.url}?view=${v.name}`);
     await page.waitForFunction(allPainted, null, { timeout: 20000 });
+    await revealAll(page);
     const sliders = await page.$$eval('main input[type=range]', (els) =>
       els.filter((e) => e.offsetParent !== null && !e.disabled).map((e) => e.id));
     for (const id of sliders) {
       await page.goto(`${app.server.url}?view=${v.name}`);
       await page.waitForFunction(allPainted, null, { timeout: 20000 });
+      await revealAll(page);
       const before = await snapshots(page);
       let changed = false;
       for (const fraction of [0.37, 0.81, 0.05]) {
@@ -208,6 +211,7 @@ test('hl_cols and hl_pos outline columns and rows; the column loop shows live va
   const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=sinusoidal&d_model=8&seq_len=50&p0=10&hl_cols=5,4&hl_pos=10`);
   const marks = await page.$$eval('[data-panel="pe-heatmap"] .chart-overlay .mark-hl', (rs) => rs.length);
   assert.equal(marks, 3);
+  await reveal(page, 'pe-index');
   // The pair row of the highlighted columns is marked in the table.
   assert.deepEqual(await page.$$eval('.index-table tr.hl', (rs) => rs.map((r) => r.dataset.pair)), ['2']);
   const loop = await page.locator('[data-panel="pe-index"] .column-loop').innerText();

@@ -4,7 +4,7 @@
 // paint once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, openApp, settle, registeredViews } from './support.mjs';
+import { useApp, openApp, settle, reveal, revealAll, registeredViews } from './support.mjs';
 
 const app = useApp();
 
@@ -27,6 +27,8 @@ async function drag(page, id, from, to, steps = 8) {
 test('after any drags, every canvas equals a fresh load of the final URL, pixel for pixel', async () => {
   for (const { name } of await registeredViews(app)) {
     const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=${name}`);
+    // Every panel is compared, those fetched when scrolled near included.
+    await revealAll(page);
     const sliders = await page.$$eval('main input[type=range]', (els) => els.filter((e) => e.offsetParent !== null).map((e) => e.id));
     if (sliders.length === 0) {
       await context.close();
@@ -41,7 +43,7 @@ test('after any drags, every canvas equals a fresh load of the final URL, pixel 
     const finalUrl = page.url();
     const moved = await allCanvases(page);
     const fresh = await openApp(app.browser, finalUrl);
-    await settle(fresh.page);
+    await revealAll(fresh.page);
     assert.equal(fresh.page.url(), finalUrl, `${name}: a fresh load keeps the URL`);
     const expected = await allCanvases(fresh.page);
     assert.equal(moved.length, expected.length, `${name}: same charts`);
@@ -91,6 +93,30 @@ test('heatmap axes reused across drags that keep and change them equal a fresh l
   await context.close();
 });
 
+// A line chart's frame (axes, labels, bands, legend) is copied back when a move keeps it.
+for (const [view, moves] of [
+  ['scaling', [['ctl-beta_slow', 0.2, 0.6], ['ctl-beta_slow', 0.6, 0.4], ['ctl-factor', 0.1, 0.3], ['ctl-beta_fast', 0.3, 0.6], ['ctl-theta', 0.4, 0.5]]],
+  ['rope', [['ctl-theta', 0.3, 0.6], ['ctl-theta', 0.6, 0.5], ['ctl-max_dist', 0.2, 0.4], ['ctl-theta', 0.5, 0.7]]],
+]) {
+  test(`${view}: line-chart frames reused across drags that keep and change them equal a fresh load`, async () => {
+    const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=${view}`);
+    await settle(page);
+    for (const [id, from, to] of moves) {
+      await drag(page, id, from, to, 6);
+      await settle(page);
+    }
+    const moved = await allCanvases(page);
+    const fresh = await openApp(app.browser, page.url());
+    await settle(fresh.page);
+    const expected = await allCanvases(fresh.page);
+    assert.equal(moved.length, expected.length);
+    moved.forEach((d, i) => assert.ok(d === expected[i], `chart ${i} after the drags differs from a fresh load of ${page.url()}`));
+    assert.deepEqual([...errors, ...fresh.errors], []);
+    await fresh.context.close();
+    await context.close();
+  });
+}
+
 // Charts whose data is too slow for a frame draw from fewer samples while a slider moves
 // (Painter::quick) and are painted again from the full data once the controls rest.
 for (const [query, slider, panel] of [
@@ -124,6 +150,10 @@ for (const [query, slider, panel] of [
 
 test('an off-screen chart scrolled into view right after a move shows the new state', async () => {
   const { page, context } = await openApp(app.browser, `${app.server.url}?view=sinusoidal`);
+  // The panels below the fold are fetched when first scrolled near; then back to the top.
+  await reveal(page, 'pe-offset');
+  await page.evaluate(() => scrollTo(0, 0));
+  await settle(page);
   // pe-offset sits far below the first screen at 1280 × 900.
   const below = await page.evaluate(() => document.querySelector('[data-panel="pe-offset"]').getBoundingClientRect().top > innerHeight * 1.5);
   assert.ok(below, 'pe-offset starts off screen');
@@ -148,8 +178,7 @@ test('an off-screen chart scrolled into view right after a move shows the new st
   });
   await settle(page);
   const fresh = await openApp(app.browser, page.url());
-  await fresh.page.evaluate(() => document.querySelector('[data-panel="pe-offset"]').scrollIntoView());
-  await settle(fresh.page);
+  await reveal(fresh.page, 'pe-offset');
   const expected = await fresh.page.evaluate(() => document.querySelector('[data-panel="pe-offset"] canvas').toDataURL());
   assert.ok(frames.some((f) => f !== before), 'the scrolled-in chart repaints within eight frames, before the controls rest');
   assert.ok(frames.at(-1) !== before);
@@ -161,6 +190,9 @@ test('an off-screen chart scrolled into view right after a move shows the new st
 
 test('the PNG of an off-screen chart exported right after a move is the current state', async () => {
   const { page, context } = await openApp(app.browser, `${app.server.url}?view=sinusoidal`);
+  await reveal(page, 'pe-offset');
+  await page.evaluate(() => scrollTo(0, 0));
+  await settle(page);
   await page.evaluate(() => {
     const el = document.querySelector('#ctl-d_model');
     el.value = '200';
@@ -175,7 +207,7 @@ test('the PNG of an off-screen chart exported right after a move is the current 
   const png = fs.readFileSync(await download.path()).toString('base64');
   await settle(page);
   const fresh = await openApp(app.browser, page.url());
-  await settle(fresh.page);
+  await reveal(fresh.page, 'pe-offset');
   // The panel has two charts; the PNG is one of them, as a fresh load draws it.
   const expected = await fresh.page.evaluate(() => [...document.querySelectorAll('[data-panel="pe-offset"] canvas')].map((c) => c.toDataURL()));
   assert.ok(expected.includes(`data:image/png;base64,${png}`), 'the exported PNG shows the current state');

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { useApp, openApp, registeredViews, DIST } from './support.mjs';
+import { useApp, openApp, settle, reveal, registeredViews, DIST } from './support.mjs';
 
 const app = useApp();
 const isChunk = (url) => /\/(split_|chunk_)[\w]+-[0-9a-f]{16}\.wasm$/.test(url);
@@ -125,5 +125,51 @@ test('every registered panel is reachable by its embed URL alone (no view=)', as
     }
   }
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the Sinusoidal panels below the fold are fetched when scrolled near, in the current state', async () => {
+  const below = ['pe-spectrum', 'pe-similarity', 'pe-offset', 'pe-index'];
+  const { page, context, errors, requests } = await openApp(app.browser, app.server.url);
+  const fetched = () => requests.filter((r) => /\/split_sinusoidal_below-[0-9a-f]{16}\.wasm$/.test(r)).length;
+  await page.waitForLoadState('networkidle');
+  // On arrival: placeholders with the panels' IDs and headings, nothing fetched.
+  const views = await registeredViews(app);
+  const titles = Object.fromEntries(views.find((v) => v.name === 'sinusoidal').panels.map((p) => [p.id, p.title]));
+  for (const id of below) {
+    assert.equal(await page.locator(`[data-panel="${id}"].panel-loading h2`).innerText(), titles[id]);
+  }
+  assert.equal(fetched(), 0);
+  // A control moved before they arrive: they show its state.
+  await page.fill('[data-control="d_model"] .num', '48');
+  await page.locator('[data-control="d_model"] .num').press('Enter');
+  await settle(page);
+  for (const id of below) await reveal(page, id);
+  assert.equal(fetched(), 1);
+  assert.equal(await page.locator('.panel-loading').count(), 0);
+  const canvases = () => page.evaluate((ids) => ids.flatMap((id) => [...document.querySelectorAll(`[data-panel="${id}"] canvas`)].map((c) => c.toDataURL())), below);
+  const got = await canvases();
+  const fresh = await openApp(app.browser, page.url());
+  for (const id of below) await reveal(fresh.page, id);
+  assert.deepEqual(await fresh.page.evaluate((ids) => ids.flatMap((id) => [...document.querySelectorAll(`[data-panel="${id}"] canvas`)].map((c) => c.toDataURL())), below), got);
+  assert.match(page.url(), /d_model=48/);
+  assert.deepEqual(errors, []);
+  await fresh.context.close();
+  await context.close();
+});
+
+test('panels below the fold that cannot be fetched say so, and Try again brings them', async () => {
+  const { page, context, errors } = await openApp(app.browser, app.server.url);
+  await page.route(/split_sinusoidal_below-/, (route) => route.abort());
+  await page.locator('[data-panel="pe-spectrum"]').scrollIntoViewIfNeeded();
+  const alert = page.locator('[data-panel="pe-spectrum"] [role="alert"]');
+  await alert.waitFor();
+  assert.match(await alert.innerText(), /This panel could not be loaded/);
+  assert.equal(await page.locator('.panic-banner').count(), 0);
+  await page.unroute(/split_sinusoidal_below-/);
+  await alert.getByRole('button', { name: 'Try again' }).click();
+  await reveal(page, 'pe-similarity');
+  assert.equal(await page.locator('.panel-loading').count(), 0);
+  assert.ok(errors.every((e) => /Failed to fetch|ERR_FAILED|TypeError/.test(e)), errors.join('\n'));
   await context.close();
 });

@@ -2,7 +2,7 @@
 // slider to its maximum and back does not make the wasm memory keep growing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, openApp, settle, slide, viewNames } from './support.mjs';
+import { useApp, openApp, settle, slide, revealAll, viewNames } from './support.mjs';
 
 const app = useApp();
 const PARAMS = [
@@ -91,6 +91,7 @@ test('sweeping every slider to its maximum and back does not keep growing wasm m
       if (title === 'Learned') await page.check('[data-control="table"] input[value="random"]');
       await settle(page);
       await page.waitForFunction(() => [...document.querySelectorAll('canvas.chart')].every((c) => c.hasAttribute('data-plot')), null, { timeout: 20000 });
+      await revealAll(page);
       for (const s of await sliders(page)) {
         const sel = `[data-control="${s.name}"] input[type=range]`;
         await slide(page, sel, s.max);

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
-import { useApp, openApp, startServer, settle, slide, query, viewNames } from './support.mjs';
+import { useApp, openApp, startServer, settle, slide, revealAll, query, viewNames } from './support.mjs';
 
 const app = useApp();
 
@@ -139,6 +139,7 @@ test('"show data as table" shows the first rows of exactly the CSV, and follows 
   for (const view of await viewNames(app)) {
     await page.goto(`${app.server.url}?view=${view}`);
     await page.waitForFunction(() => document.querySelectorAll('canvas.chart').length > 0);
+    await revealAll(page);
     const charts = await page.locator('canvas.chart').count();
     assert.equal(await page.locator('p.chart-summary').count(), charts, view);
     const missing = await page.$$eval('[data-panel]', (panels) =>

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { useApp, openApp, settle, canvasData, slide, query, paints } from './support.mjs';
+import { useApp, openApp, settle, canvasData, slide, reveal, revealAll, query, paints } from './support.mjs';
 
 const app = useApp();
 
@@ -53,6 +53,8 @@ test('a pasted URL restores every control', async () => {
   assert.equal(await num('seq_len'), '300');
   assert.equal(await num('d_model'), '65');
   assert.equal(await num('base'), '2500');
+  // p0 and offset are controls of panels below the fold.
+  await revealAll(page);
   assert.equal(await num('p0'), '120');
   assert.equal(await num('offset'), '9');
   assert.equal(await page.getByLabel('Concatenated [sin … | cos …]').isChecked(), true);
@@ -186,6 +188,7 @@ test('the page logs no console error and requests nothing from another origin', 
   const heat = page.locator('[data-panel="pe-heatmap"] canvas');
   await heat.hover({ position: { x: 200, y: 100 } });
   await heat.click({ position: { x: 220, y: 120 } });
+  await revealAll(page);
   await slide(page, '#ctl-p0', 300);
   await slide(page, '#ctl-offset', 77);
   await page.locator('.theme-toggle').click();
@@ -199,6 +202,7 @@ test('the page logs no console error and requests nothing from another origin', 
 
 test('odd widths show a lone sin column and a non-zero offset residual', async () => {
   const { page, context } = await openApp(app.browser, `${app.server.url}?seq_len=64&d_model=7&offset=5`);
+  await reveal(page, 'pe-offset');
   const residual = Number(await page.locator('[data-panel="pe-offset"] .residual').getAttribute('data-residual'));
   assert.ok(residual > 1e-3, `residual ${residual}`);
   const table = await page.locator('[data-panel="pe-index"] table').innerText();

@@ -109,6 +109,29 @@ export async function idle(page) {
   await page.waitForFunction(() => (window.__peLab?.pending ?? 0) === 0, null, { timeout: 20000 });
 }
 
+/**
+ * Scrolls a panel into view, as a user would before reading it, and waits until it is there:
+ * panels below the fold of the Sinusoidal view are fetched when they near the viewport (a
+ * placeholder with their heading until then), and every chart has painted the current state.
+ */
+export async function reveal(page, panel) {
+  await page.locator(`[data-panel="${panel}"]`).scrollIntoViewIfNeeded();
+  await page.waitForFunction((p) => {
+    const s = document.querySelector(`[data-panel="${p}"]`);
+    return s && !s.classList.contains('panel-loading') && [...s.querySelectorAll('canvas.chart')].every((c) => c.hasAttribute('data-plot'));
+  }, panel, { timeout: 20000 });
+  await settle(page);
+}
+
+/** Reveals every panel still waiting below the fold (see `reveal`), then scrolls back up. */
+export async function revealAll(page) {
+  for (const panel of await page.$$eval('.panel-loading', (s) => s.map((e) => e.dataset.panel))) {
+    await reveal(page, panel);
+  }
+  await page.evaluate(() => scrollTo(0, 0));
+  await settle(page);
+}
+
 /** The canvas pixels of a panel's first chart, as a data URL (to compare before and after). */
 export async function canvasData(page, panel, index = 0) {
   return page.evaluate(([p, i]) => document.querySelectorAll(`[data-panel="${p}"] canvas`)[i].toDataURL(), [panel, index]);

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { startServer, launch, openApp, DIST } from '../e2e/support.mjs';
+import { startServer, launch, openApp, revealAll, DIST } from '../e2e/support.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
@@ -274,6 +274,27 @@ if (args['skip-loads'] === undefined) {
   console.log(`lesson=seed&step=2: ${(extra.gzip / 1024).toFixed(1)} KiB on demand (${extra.parts.length} files), first chart ${ms.toFixed(0)} ms after navigation`);
 }
 
+// The Sinusoidal panels below the fold, fetched when scrolled near: what they add and how long
+// from the scroll to every one of them painted.
+if (args['skip-loads'] === undefined) {
+  const { page, context } = await openApp(browser, server.url);
+  await page.waitForLoadState('networkidle');
+  server.log.length = 0;
+  const ms = await page.evaluate(async () => {
+    const t0 = performance.now();
+    document.querySelector('.panel-loading')?.scrollIntoView();
+    for (;;) {
+      await new Promise((r) => requestAnimationFrame(r));
+      const done = !document.querySelector('.panel-loading') && [...document.querySelectorAll('main canvas.chart')].filter((c) => c.getBoundingClientRect().top < innerHeight).every((c) => c.hasAttribute('data-plot'));
+      if (done || performance.now() - t0 > 10000) return performance.now() - t0;
+    }
+  });
+  const extra = transferOf(server.log);
+  await context.close();
+  rows.push({ kind: 'below-fold-load', gzip_kb: extra.gzip / 1024, scroll_to_panels_ms: ms, files: extra.parts });
+  console.log(`sinusoidal below the fold: ${(extra.gzip / 1024).toFixed(1)} KiB on demand (${extra.parts.length} files), scroll → panels painted ${ms.toFixed(0)} ms`);
+}
+
 if (args['loads-only'] !== undefined) {
   await browser.close();
   await server.close();
@@ -499,6 +520,9 @@ for (const { name } of registered) {
     const open = async () => {
       const opened = await openApp(browser, url);
       await opened.page.waitForLoadState('networkidle');
+      // Panels fetched when scrolled near are fetched first: every panel is on the page, and
+      // their sliders are measured.
+      await revealAll(opened.page);
       await opened.page.evaluate(instrument);
       await opened.page.waitForTimeout(500);
       return opened;

@@ -3,8 +3,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use pe_lab::render::charts::{
-    draw_heatmap_frame, draw_line_chart, series_colour, Band, ColourBar, HeatmapFrame, LineChart,
-    PlotRect, Series, SeriesStyle, Theme,
+    draw_heatmap_frame, draw_line_chart, draw_line_parts, series_colour, Band, ColourBar,
+    HeatmapFrame, LineChart, LineParts, PlotRect, Series, SeriesStyle, Theme,
 };
 use pe_lab::render::colormap::ColorMap;
 use pe_lab::render::envelope::envelope;
@@ -367,4 +367,54 @@ fn a_phone_wide_heatmap_keeps_its_tick_labels_apart() {
     for w in xs.windows(2) {
         assert!(w[1] - w[0] >= 35.0, "x tick labels {xs:?} run together");
     }
+}
+
+/// The SVG's elements, one per line, sorted: what is drawn, whatever the order.
+fn elements(svg: &str) -> Vec<String> {
+    let mut lines: Vec<String> = svg
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with('<') && !l.starts_with("<svg") && !l.starts_with("</svg"))
+        .map(String::from)
+        .collect();
+    lines.sort();
+    lines
+}
+
+#[test]
+fn a_line_charts_frame_then_its_series_draw_what_the_whole_chart_draws() {
+    let mut c = chart(
+        vec![
+            wave("col 4 (sin)", 0, |x| (x / 10.0).sin(), SeriesStyle::Line),
+            wave("ref", 1, |x| (x / 7.0).cos(), SeriesStyle::Dashed),
+            wave("points", 2, |x| (x / 9.0).sin() * 0.5, SeriesStyle::Points),
+        ],
+        false,
+    );
+    c.bands.push(Band {
+        x0: 10.0,
+        x1: 40.0,
+        label: "trained".into(),
+    });
+    let theme = Theme::light(1.0);
+    let (whole, r1) = svg_of(|a| draw_line_chart(a, &c, &theme).expect("draws"));
+    let (frame, r2) = svg_of(|a| draw_line_parts(a, &c, &theme, LineParts::Frame).expect("draws"));
+    let (series, r3) =
+        svg_of(|a| draw_line_parts(a, &c, &theme, LineParts::Series).expect("draws"));
+    assert_eq!(r1, r2);
+    assert_eq!(r1, r3);
+    // The frame has every label and no series; the series no label.
+    assert_eq!(texts(&frame), texts(&whole));
+    assert!(texts(&series).is_empty());
+    assert!(elements(&series).len() > 100, "the points are drawn");
+    let mut parts = elements(&frame);
+    parts.extend(elements(&series));
+    parts.sort();
+    assert_eq!(parts, elements(&whole));
+    // Moving the data keeps the frame; moving the y range does not.
+    let mut moved = c.clone();
+    moved.series[0].columns.reverse();
+    assert_eq!(moved.frame(), c.frame());
+    moved.y_range.1 += 1.0;
+    assert_ne!(moved.frame(), c.frame());
 }

@@ -2,6 +2,7 @@
 //! tests pass an SVG string. Heatmap cells are not drawn here: the caller paints them as one
 //! image into the [`PlotRect`] that [`draw_heatmap_frame`] returns.
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
@@ -161,6 +162,30 @@ pub struct LineChart {
 }
 
 impl LineChart {
+    /// What the chart's frame shows (see [`LineParts::Frame`]): the chart without its data,
+    /// each series kept for its legend entry (name, colour, style) with no columns. Two charts
+    /// whose frames are equal draw the same frame.
+    pub fn frame(&self) -> LineChart {
+        LineChart {
+            x_label: self.x_label.clone(),
+            y_label: self.y_label.clone(),
+            x_range: self.x_range,
+            y_range: self.y_range,
+            y_log: self.y_log,
+            series: self
+                .series
+                .iter()
+                .map(|s| Series {
+                    name: s.name.clone(),
+                    colour: s.colour,
+                    columns: Vec::new(),
+                    style: s.style,
+                })
+                .collect(),
+            bands: self.bands.clone(),
+        }
+    }
+
     /// A chart whose y range encloses every series, with no bands.
     pub fn fitted(
         x_label: &str,
@@ -263,29 +288,37 @@ pub fn draw_line_chart<DB: DrawingBackend>(
     chart: &LineChart,
     theme: &Theme,
 ) -> Result<PlotRect, DrawingAreaErrorKind<DB::ErrorType>> {
-    area.fill(&theme.background)?;
+    draw_line_parts(area, chart, theme, LineParts::All)
+}
+
+/// The parts of a line chart to draw: all of it, its frame alone (background, axes, labels,
+/// grid, bands and legend: what [`LineChart::frame`] keeps), or its series alone, over a
+/// frame already on the canvas. Frame then series draws the same pixels as all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineParts {
+    All,
+    Frame,
+    Series,
+}
+
+/// Draws `parts` of a line chart filling `area`; returns the plotting area either way.
+pub fn draw_line_parts<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &LineChart,
+    theme: &Theme,
+    parts: LineParts,
+) -> Result<PlotRect, DrawingAreaErrorKind<DB::ErrorType>> {
+    let frame = parts != LineParts::Series;
+    let series = parts != LineParts::Frame;
+    if frame {
+        area.fill(&theme.background)?;
+    }
     let (x0, x1) = usable_range(chart.x_range.0, chart.x_range.1);
     let (ylo, yhi) = if chart.y_log {
         let (a, b) = usable_range(chart.y_range.0.max(1e-300), chart.y_range.1.max(1e-300));
         usable_range(a.log10(), b.log10())
     } else {
         usable_range(chart.y_range.0, chart.y_range.1)
-    };
-    let y_fmt = |v: &f64| {
-        if chart.y_log {
-            log_axis_label(*v)
-        } else {
-            axis_label(*v)
-        }
-    };
-    // Every x axis of a line chart is an index (position, column, pair, head, offset,
-    // distance, token): only whole numbers are labelled, so no axis names pair 0.5.
-    let x_fmt = |v: &f64| {
-        if v.fract() == 0.0 {
-            axis_label(*v)
-        } else {
-            String::new()
-        }
     };
     // The legend sits outside the plot: at the right when it is narrow enough, else below.
     let legend = LegendLayout::of(area, &chart.series, theme)?;
@@ -305,43 +338,12 @@ pub fn draw_line_chart<DB: DrawingBackend>(
         .x_label_area_size(theme.px(38.0))
         .y_label_area_size(theme.px(56.0))
         .build_cartesian_2d(x0..x1, ylo..yhi)?;
-    ctx.configure_mesh()
-        .x_desc(chart.x_label.as_str())
-        .y_desc(chart.y_label.as_str())
-        .label_style(theme.font(12.0))
-        .axis_desc_style(theme.font(13.0))
-        .bold_line_style(theme.grid)
-        .max_light_lines(0)
-        .axis_style(theme.axis)
-        .x_labels(
-            x_label_count(plot_area.dim_in_pixel().0, theme)
-                .min((x1 - x0).floor() as usize + 1)
-                .max(2),
-        )
-        .y_labels(7)
-        .x_label_formatter(&x_fmt)
-        .y_label_formatter(&y_fmt)
-        .draw()?;
-    for (n, band) in chart.bands.iter().enumerate() {
-        // Bands are neutral grey, a little darker each, so no band looks like a data series.
-        let shade = 0.10 + 0.05 * (n % 3) as f64;
-        ctx.draw_series(std::iter::once(Rectangle::new(
-            [(band.x0.max(x0), ylo), (band.x1.min(x1), yhi)],
-            REFERENCE_COLOUR.mix(shade).filled(),
-        )))?;
-        let label_x = band.x0.max(x0);
-        ctx.draw_series(std::iter::once(Text::new(
-            band.label.clone(),
-            (label_x, yhi),
-            theme.font(11.0).pos(plotters::style::text_anchor::Pos::new(
-                plotters::style::text_anchor::HPos::Left,
-                plotters::style::text_anchor::VPos::Top,
-            )),
-        )))?;
+    if frame {
+        draw_line_frame(&mut ctx, chart, &plot_area, (x0, x1), (ylo, yhi), theme)?;
     }
     let stroke = theme.px(2.0);
     let radius = theme.px(3.0) as i32;
-    for s in &chart.series {
+    for s in chart.series.iter().filter(|_| series) {
         let map = |c: &Column| {
             (
                 c.x,
@@ -400,10 +402,74 @@ pub fn draw_line_chart<DB: DrawingBackend>(
         };
     }
     let rect = rect_of(&ctx);
-    if let Some(legend_area) = legend_area {
-        draw_legend(&legend_area, &chart.series, &legend, rect, theme)?;
+    if frame {
+        if let Some(legend_area) = legend_area {
+            draw_legend(&legend_area, &chart.series, &legend, rect, theme)?;
+        }
     }
     Ok(rect)
+}
+
+/// The mesh (axes, tick labels, grid lines, axis names) and the bands of a line chart.
+fn draw_line_frame<DB: DrawingBackend>(
+    ctx: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    chart: &LineChart,
+    plot_area: &DrawingArea<DB, Shift>,
+    (x0, x1): (f64, f64),
+    (ylo, yhi): (f64, f64),
+    theme: &Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let y_fmt = |v: &f64| {
+        if chart.y_log {
+            log_axis_label(*v)
+        } else {
+            axis_label(*v)
+        }
+    };
+    // Every x axis of a line chart is an index (position, column, pair, head, offset,
+    // distance, token): only whole numbers are labelled, so no axis names pair 0.5.
+    let x_fmt = |v: &f64| {
+        if v.fract() == 0.0 {
+            axis_label(*v)
+        } else {
+            String::new()
+        }
+    };
+    ctx.configure_mesh()
+        .x_desc(chart.x_label.as_str())
+        .y_desc(chart.y_label.as_str())
+        .label_style(theme.font(12.0))
+        .axis_desc_style(theme.font(13.0))
+        .bold_line_style(theme.grid)
+        .max_light_lines(0)
+        .axis_style(theme.axis)
+        .x_labels(
+            x_label_count(plot_area.dim_in_pixel().0, theme)
+                .min((x1 - x0).floor() as usize + 1)
+                .max(2),
+        )
+        .y_labels(7)
+        .x_label_formatter(&x_fmt)
+        .y_label_formatter(&y_fmt)
+        .draw()?;
+    for (n, band) in chart.bands.iter().enumerate() {
+        // Bands are neutral grey, a little darker each, so no band looks like a data series.
+        let shade = 0.10 + 0.05 * (n % 3) as f64;
+        ctx.draw_series(std::iter::once(Rectangle::new(
+            [(band.x0.max(x0), ylo), (band.x1.min(x1), yhi)],
+            REFERENCE_COLOUR.mix(shade).filled(),
+        )))?;
+        let label_x = band.x0.max(x0);
+        ctx.draw_series(std::iter::once(Text::new(
+            band.label.clone(),
+            (label_x, yhi),
+            theme.font(11.0).pos(plotters::style::text_anchor::Pos::new(
+                plotters::style::text_anchor::HPos::Left,
+                plotters::style::text_anchor::VPos::Top,
+            )),
+        )))?;
+    }
+    Ok(())
 }
 
 /// How many x tick labels fit a chart `width` device pixels wide (at most 8, about one per

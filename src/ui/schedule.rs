@@ -505,16 +505,31 @@ fn publish_pending() {
 /// margin: a chart just below the fold does not cost an input frame (it is current anyway once
 /// the controls rest, and paints in the frame after it scrolls in).
 pub fn observe_on_screen(element: &web_sys::Element, slot: Slot) {
+    on_visibility(element, None, move |on| slot.set_on_screen(on));
+}
+
+/// Calls `f` with whether `element` is in the viewport (grown by `margin`, CSS such as
+/// "200px") whenever that changes; stops with the owner. Without an observer: `f(true)`.
+pub fn on_visibility(element: &web_sys::Element, margin: Option<&str>, f: impl Fn(bool) + 'static) {
+    let f = std::rc::Rc::new(f);
+    let g = f.clone();
     let callback = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
         for entry in entries.iter() {
             if let Ok(entry) = entry.dyn_into::<web_sys::IntersectionObserverEntry>() {
-                slot.set_on_screen(entry.is_intersecting());
+                g(entry.is_intersecting());
             }
         }
     });
-    let Ok(observer) = web_sys::IntersectionObserver::new(callback.as_ref().unchecked_ref()) else {
-        // No observer: treat the chart as always on screen.
-        slot.set_on_screen(true);
+    let options = web_sys::IntersectionObserverInit::new();
+    if let Some(margin) = margin {
+        options.set_root_margin(margin);
+    }
+    let observer = web_sys::IntersectionObserver::new_with_options(
+        callback.as_ref().unchecked_ref(),
+        &options,
+    );
+    let Ok(observer) = observer else {
+        f(true);
         return;
     };
     observer.observe(element);

@@ -12,7 +12,9 @@ use super::context::AppCtx;
 use super::dom;
 use super::schedule::{self, Slot};
 use crate::format::sig;
-use crate::render::charts::{draw_heatmap_frame, HeatmapFrame, PlotRect, Theme};
+use crate::render::charts::{
+    draw_heatmap_frame, draw_line_parts, HeatmapFrame, LineChart, LineParts, PlotRect, Theme,
+};
 use crate::render::raster::SampledGrid;
 use crate::state::params::{FloatSpec, IntSpec};
 use crate::state::AppState;
@@ -321,19 +323,29 @@ pub struct Painter {
     quick_data: std::cell::Cell<bool>,
 }
 
-/// What a heatmap's frame shows: labels, cell counts, colour map and range, theme, size.
+/// What a chart's frame (everything but its data) shows, with the theme and canvas size.
 #[derive(PartialEq)]
 struct FrameKey {
-    labels: [String; 3],
-    cells: (usize, usize),
-    cmap: &'static str,
-    range: (f64, f64),
+    shows: FrameShows,
     theme: Theme,
     size: (u32, u32),
 }
 
-/// A heatmap's axes and colour bar as last drawn: what they showed, the plotting area they
-/// left and, once the same frame has been drawn twice, a copy of the canvas with them.
+#[derive(PartialEq)]
+enum FrameShows {
+    /// A heatmap's axes and colour bar: labels, cell counts, colour map and range.
+    Heatmap {
+        labels: [String; 3],
+        cells: (usize, usize),
+        cmap: &'static str,
+        range: (f64, f64),
+    },
+    /// A line chart's axes, bands and legend ([`LineChart::frame`]).
+    Lines(LineChart),
+}
+
+/// A chart's frame as last drawn: what it showed, the plotting area it left and, once the
+/// same frame has been drawn twice, a copy of the canvas with it.
 struct FrameCache {
     key: FrameKey,
     rect: PlotRect,
@@ -348,11 +360,10 @@ impl Painter {
     }
 
     /// Draws a heatmap's frame (axes, labels, colour bar) and returns the area its image must
-    /// fill. When the frame is what this chart last drew (only the data moved), the pixels
-    /// are copied back instead of drawn again: the labels are most of a heatmap's paint.
+    /// fill (see [`Painter::framed`]).
     pub fn heatmap_frame(&self, frame: &HeatmapFrame<'_>) -> Option<PlotRect> {
         let cb = &frame.colour_bar;
-        let key = FrameKey {
+        let shows = FrameShows::Heatmap {
             labels: [
                 frame.x_label.clone(),
                 frame.y_label.clone(),
@@ -361,6 +372,28 @@ impl Painter {
             cells: (frame.n_cols, frame.n_rows),
             cmap: cb.cmap.name,
             range: (cb.lo, cb.hi),
+        };
+        self.framed(shows, &|| {
+            draw_heatmap_frame(&self.area()?, frame, &self.theme).ok()
+        })
+    }
+
+    /// Draws a line chart: its frame (axes, labels, bands, legend; see [`Painter::framed`]),
+    /// then its series.
+    pub fn lines(&self, chart: &LineChart) -> Option<PlotRect> {
+        let area = self.area()?;
+        self.framed(FrameShows::Lines(chart.frame()), &|| {
+            draw_line_parts(&area, chart, &self.theme, LineParts::Frame).ok()
+        })?;
+        draw_line_parts(&area, chart, &self.theme, LineParts::Series).ok()
+    }
+
+    /// Draws a chart's frame with `draw` and returns the plotting area it leaves. When the
+    /// frame is what this chart last drew (only the data moved), the pixels are copied back
+    /// instead of drawn again: labels and grid lines are most of a chart's paint.
+    fn framed(&self, shows: FrameShows, draw: &dyn Fn() -> Option<PlotRect>) -> Option<PlotRect> {
+        let key = FrameKey {
+            shows,
             theme: self.theme,
             size: (self.canvas.width(), self.canvas.height()),
         };
@@ -384,7 +417,7 @@ impl Painter {
                 return Some(rect);
             }
         }
-        let rect = draw_heatmap_frame(&self.area()?, frame, &self.theme).ok()?;
+        let rect = draw()?;
         // A frame is copied when it is drawn a second time (the data moved, the axes stayed):
         // while a slider changes the axes on every move, copying each new frame would only
         // cost a full-canvas copy per move. The copy's canvas is reused.

@@ -4,8 +4,8 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::render::charts::{
-    draw_line_chart, series_colour, ColourBar, HeatmapFrame, LineChart, PlotRect, Series,
-    SeriesStyle, REFERENCE_COLOUR,
+    series_colour, ColourBar, HeatmapFrame, LineChart, PlotRect, Series, SeriesStyle,
+    REFERENCE_COLOUR,
 };
 use crate::render::colormap::ColorMap;
 use crate::render::envelope::envelope;
@@ -105,8 +105,7 @@ pub fn reference_line(name: String, ys: &[f64], x_of: impl Fn(usize) -> f64, px:
 
 /// Draws a line chart filling the canvas.
 pub fn paint_lines(p: &Painter, chart: &LineChart) -> Option<PlotRect> {
-    let area = p.area()?;
-    draw_line_chart(&area, chart, &p.theme).ok()
+    p.lines(chart)
 }
 
 /// PNG of a canvas, CSV, optional NPY, and "Copy as NumPy".

@@ -2,7 +2,7 @@
 //! component of a view. In release builds (cargo feature `split`) every view but the default
 //! one is its own WebAssembly chunk, fetched the first time the view opens (a `wasm_split`
 //! split point, the mechanism behind Leptos' `#[lazy]`; `scripts/post-build.mjs` splits the
-//! binary with `wasm-split-cli`).
+//! binary with `wasm-split-cli`), and so are the default view's panels below the fold.
 
 pub mod attention;
 pub mod bias;
@@ -65,6 +65,12 @@ on_demand!(compare_view, compare::CompareView);
 on_demand!(precision_view, precision::PrecisionView);
 on_demand!(lesson_frame, lesson::LessonFrame);
 on_demand!(share_dialog, crate::shell::share::ShareDialog);
+on_demand!(sinusoidal_below, sinusoidal::BelowPanels);
+
+/// The Sinusoidal view's panels below the fold, fetched when they near the viewport.
+pub async fn load_sinusoidal_below() -> Result<AnyView, LoadFailed> {
+    call!(sinusoidal_below)
+}
 
 /// The Share dialog, fetched the first time Share is pressed.
 pub async fn load_share() -> Result<AnyView, LoadFailed> {

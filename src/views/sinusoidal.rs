@@ -1,6 +1,8 @@
 //! The Sinusoidal view (`view=sinusoidal`): the PE matrix, its columns, spectrum, position
 //! similarity, the relative-offset property and the pair-index table.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
@@ -18,6 +20,7 @@ use crate::state::app::{BASE, D_MODEL, OFFSET, P0, SEQ_LEN};
 use crate::state::SinusoidalState;
 use crate::ui::context::{select, select_state, AppCtx, Computed};
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
+use crate::ui::schedule;
 use crate::ui::widgets::{
     panel_visible, ChartCanvas, ExportBar, Mark, MarkStyle, Painter, Panel, StateChoice, StateRange,
 };
@@ -82,12 +85,144 @@ pub fn SinusoidalView() -> impl IntoView {
             <div class="panels">
                 <HeatmapPanel pe=pe seq_len=seq_len sv=sv focus_col=focus_col/>
                 <CurvesPanel pe=pe seq_len=seq_len sv=sv/>
-                <SpectrumPanel pe=pe seq_len=seq_len sv=sv/>
-                <SimilarityPanel pe=pe seq_len=seq_len sv=sv/>
-                <OffsetPanel pe=pe seq_len=seq_len sv=sv/>
-                <IndexPanel pe=pe sv=sv focus_col=focus_col/>
+                <Below shared=Shared { pe, seq_len, sv, focus_col }/>
             </div>
         </div>
+    }
+}
+
+/// What the view's panels share, handed to the panels below the fold by context (a split
+/// point takes no arguments).
+#[derive(Clone, Copy)]
+struct Shared {
+    pe: Computed<Sinusoid>,
+    seq_len: Memo<usize>,
+    sv: Memo<SinusoidalState>,
+    /// The column under the pointer, shared by the heatmap and the column loop of `pe-index`.
+    focus_col: RwSignal<Option<usize>>,
+}
+
+/// The panels below the fold on the full page.
+const BELOW: [&str; 4] = ["pe-spectrum", "pe-similarity", "pe-offset", "pe-index"];
+
+/// The panels below the fold, fetched on demand (their own chunk in release builds): on the
+/// full page when they come within 100 px of the viewport, at once when shown alone (an embed
+/// or a lesson step) or fetched already. Until then each is a placeholder with its ID and
+/// heading, as tall as a panel; `__peLab.pending` counts a fetch under way.
+#[component]
+fn Below(shared: Shared) -> impl IntoView {
+    let shown = BELOW.map(panel_visible);
+    if !shown.contains(&true) {
+        return ().into_any();
+    }
+    provide_context(shared);
+    let full_page = !shown.contains(&false);
+    // Once fetched, the panels are made at once whenever the view is (nothing to wait for).
+    let wanted = RwSignal::new(!full_page || FETCHED.load(Ordering::Relaxed));
+    let retries = RwSignal::new(0u32);
+    let first = NodeRef::<leptos::html::Section>::new();
+    if full_page {
+        Effect::new(move |_| {
+            if let Some(el) = first.get() {
+                schedule::on_visibility(&el, Some("100px"), move |near| {
+                    if near && !wanted.get_untracked() {
+                        wanted.set(true);
+                    }
+                });
+            }
+        });
+    }
+    let placeholders = move |failed: Option<RwSignal<u32>>| {
+        BELOW
+            .into_iter()
+            .zip(shown)
+            .filter(|&(_, shown)| shown)
+            .enumerate()
+            .map(|(k, (id, _))| {
+                let title = crate::state::registry::panel_title(id).unwrap_or(id);
+                let status = match failed {
+                    Some(retries) => view! {
+                        <p class="panel-status" role="alert">
+                            "This panel could not be loaded: its code did not arrive. "
+                            <button on:click=move |_| retries.update(|n| *n += 1)>"Try again"</button>
+                        </p>
+                    }
+                    .into_any(),
+                    None => view! { <p class="panel-status" role="status">"Loading…"</p> }.into_any(),
+                };
+                // The first placeholder is watched for the viewport.
+                let watched = if k == 0 { first } else { NodeRef::new() };
+                view! {
+                    <section class="panel panel-loading" data-panel=id aria-busy="true" node_ref=watched>
+                        <h2>{title}</h2>
+                        {status}
+                    </section>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        {move || {
+            if !wanted.get() {
+                return placeholders(None).into_any();
+            }
+            retries.track();
+            let fetching = Fetching::start();
+            view! {
+                <Suspense fallback=move || placeholders(None)>
+                    {Suspend::new(async move {
+                        let loaded = crate::views::load_sinusoidal_below().await;
+                        drop(fetching);
+                        match loaded {
+                            Ok(panels) => {
+                                FETCHED.store(true, Ordering::Relaxed);
+                                panels
+                            }
+                            Err(_) => placeholders(Some(retries)).into_any(),
+                        }
+                    })}
+                </Suspense>
+            }
+            .into_any()
+        }}
+    }
+    .into_any()
+}
+
+/// Whether the panels below the fold have been fetched.
+static FETCHED: AtomicBool = AtomicBool::new(false);
+
+/// A fetch of the panels below the fold, counted in `__peLab.pending` until it ends or is
+/// dropped.
+struct Fetching;
+
+impl Fetching {
+    fn start() -> Fetching {
+        schedule::other_pending(1);
+        Fetching
+    }
+}
+
+impl Drop for Fetching {
+    fn drop(&mut self) {
+        schedule::other_pending(-1);
+    }
+}
+
+/// The panels below the fold (see [`Below`]).
+#[component]
+pub fn BelowPanels() -> impl IntoView {
+    let Shared {
+        pe,
+        seq_len,
+        sv,
+        focus_col,
+    } = use_context::<Shared>().expect("Shared");
+    view! {
+        <SpectrumPanel pe=pe seq_len=seq_len sv=sv/>
+        <SimilarityPanel pe=pe seq_len=seq_len sv=sv/>
+        <OffsetPanel pe=pe seq_len=seq_len sv=sv/>
+        <IndexPanel pe=pe sv=sv focus_col=focus_col/>
     }
 }
 
