@@ -158,6 +158,18 @@ test('the Sinusoidal panels below the fold are fetched when scrolled near, in th
   await context.close();
 });
 
+test('a jump to the end of the page fetches the panels below the fold too (phone width)', async () => {
+  const { page, context, errors } = await openApp(app.browser, app.server.url, { viewport: { width: 390, height: 800 } });
+  await page.waitForLoadState('networkidle');
+  assert.equal(await page.locator('.panel-loading').count(), 4);
+  // Straight to the end (a jump, as from a link or the scroll bar): only the last
+  // placeholder is in sight.
+  await page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' }));
+  await page.waitForFunction(() => document.querySelectorAll('.panel-loading').length === 0 && document.querySelector('[data-panel="pe-index"] table'), null, { timeout: 10000 });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('panels below the fold that cannot be fetched say so, and Try again brings them', async () => {
   const { page, context, errors } = await openApp(app.browser, app.server.url);
   await page.route(/split_sinusoidal_below-/, (route) => route.abort());

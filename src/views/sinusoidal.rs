@@ -120,10 +120,11 @@ fn Below(shared: Shared) -> impl IntoView {
     // Once fetched, the panels are made at once whenever the view is (nothing to wait for).
     let wanted = RwSignal::new(!full_page || FETCHED.load(Ordering::Relaxed));
     let retries = RwSignal::new(0u32);
-    let first = NodeRef::<leptos::html::Section>::new();
-    if full_page {
+    // Any placeholder near the viewport fetches them all (a jump to the end of the page shows
+    // only the last ones).
+    let watch = move |section: NodeRef<leptos::html::Section>| {
         Effect::new(move |_| {
-            if let Some(el) = first.get() {
+            if let Some(el) = section.get() {
                 schedule::on_visibility(&el, Some("100px"), move |near| {
                     if near && !wanted.get_untracked() {
                         wanted.set(true);
@@ -131,14 +132,13 @@ fn Below(shared: Shared) -> impl IntoView {
                 });
             }
         });
-    }
+    };
     let placeholders = move |failed: Option<RwSignal<u32>>| {
         BELOW
             .into_iter()
             .zip(shown)
             .filter(|&(_, shown)| shown)
-            .enumerate()
-            .map(|(k, (id, _))| {
+            .map(|(id, _)| {
                 let title = crate::state::registry::panel_title(id).unwrap_or(id);
                 let status = match failed {
                     Some(retries) => view! {
@@ -150,8 +150,10 @@ fn Below(shared: Shared) -> impl IntoView {
                     .into_any(),
                     None => view! { <p class="panel-status" role="status">"Loading…"</p> }.into_any(),
                 };
-                // The first placeholder is watched for the viewport.
-                let watched = if k == 0 { first } else { NodeRef::new() };
+                let watched = NodeRef::new();
+                if full_page && failed.is_none() {
+                    watch(watched);
+                }
                 view! {
                     <section class="panel panel-loading" data-panel=id aria-busy="true" node_ref=watched>
                         <h2>{title}</h2>
