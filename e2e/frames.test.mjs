@@ -75,13 +75,30 @@ test('a heatmap painted coarse during a drag is refined to exactly what a fresh 
 // A heatmap's axes are copied for reuse when the same axes are drawn a second time and copied
 // back while only the data moves: drags that change the axes (seq_len, d_model) and drags that
 // keep them (base), in turn, must end on exactly the picture a fresh load draws.
-// A line chart's frame (axes, labels, bands, legend) is copied back the same way.
-for (const [name, view, moves] of [
-  ['heatmap axes', 'sinusoidal', [['ctl-seq_len', 0.1, 0.4], ['ctl-base', 0.3, 0.7], ['ctl-base', 0.7, 0.5], ['ctl-d_model', 0.1, 0.3], ['ctl-base', 0.5, 0.6]]],
-  ['scaling: line-chart frames', 'scaling', [['ctl-beta_slow', 0.2, 0.6], ['ctl-beta_slow', 0.6, 0.4], ['ctl-factor', 0.1, 0.3], ['ctl-beta_fast', 0.3, 0.6], ['ctl-theta', 0.4, 0.5]]],
-  ['rope: line-chart frames', 'rope', [['ctl-theta', 0.3, 0.6], ['ctl-theta', 0.6, 0.5], ['ctl-max_dist', 0.2, 0.4], ['ctl-theta', 0.5, 0.7]]],
+test('heatmap axes reused across drags that keep and change them equal a fresh load', async () => {
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=sinusoidal`);
+  await settle(page);
+  for (const [id, from, to] of [['ctl-seq_len', 0.1, 0.4], ['ctl-base', 0.3, 0.7], ['ctl-base', 0.7, 0.5], ['ctl-d_model', 0.1, 0.3], ['ctl-base', 0.5, 0.6]]) {
+    await drag(page, id, from, to, 6);
+    await settle(page);
+  }
+  const moved = await allCanvases(page);
+  const fresh = await openApp(app.browser, page.url());
+  await settle(fresh.page);
+  const expected = await allCanvases(fresh.page);
+  assert.equal(moved.length, expected.length);
+  moved.forEach((d, i) => assert.ok(d === expected[i], `chart ${i} after the drags differs from a fresh load of ${page.url()}`));
+  assert.deepEqual([...errors, ...fresh.errors], []);
+  await fresh.context.close();
+  await context.close();
+});
+
+// A line chart's frame (axes, labels, bands, legend) is copied back when a move keeps it.
+for (const [view, moves] of [
+  ['scaling', [['ctl-beta_slow', 0.2, 0.6], ['ctl-beta_slow', 0.6, 0.4], ['ctl-factor', 0.1, 0.3], ['ctl-beta_fast', 0.3, 0.6], ['ctl-theta', 0.4, 0.5]]],
+  ['rope', [['ctl-theta', 0.3, 0.6], ['ctl-theta', 0.6, 0.5], ['ctl-max_dist', 0.2, 0.4], ['ctl-theta', 0.5, 0.7]]],
 ]) {
-  test(`${name} reused across drags that keep and change them equal a fresh load`, async () => {
+  test(`${view}: line-chart frames reused across drags that keep and change them equal a fresh load`, async () => {
     const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=${view}`);
     await settle(page);
     for (const [id, from, to] of moves) {
