@@ -479,6 +479,10 @@ pub fn when_current(canvas: &web_sys::HtmlCanvasElement, f: impl FnOnce() + 'sta
         Some(id) if dirty => {
             AFTER_FRAME.with_borrow_mut(|w| w.push(Box::new(f)));
             queue_frame(id);
+            // `f` runs after the next frame, which must come: within the frame that applied
+            // a move (a click handled before its task ends), `queue_frame` paints the chart in
+            // this frame and asks for none, and `f` waited for a frame nobody requested.
+            request_frame();
         }
         _ => f(),
     }
