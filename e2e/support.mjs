@@ -115,7 +115,16 @@ export async function idle(page) {
  * placeholder with their heading until then), and every chart has painted the current state.
  */
 export async function reveal(page, panel) {
-  await page.locator(`[data-panel="${panel}"]`).scrollIntoViewIfNeeded();
+  // The placeholder may be replaced by the panel while it is being scrolled to: scroll to
+  // whichever is there then.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.locator(`[data-panel="${panel}"]`).scrollIntoViewIfNeeded();
+      break;
+    } catch (e) {
+      if (attempt >= 3 || !/not attached/.test(String(e))) throw e;
+    }
+  }
   await page.waitForFunction((p) => {
     const s = document.querySelector(`[data-panel="${p}"]`);
     return s && !s.classList.contains('panel-loading') && [...s.querySelectorAll('canvas.chart')].every((c) => c.hasAttribute('data-plot'));

@@ -7,7 +7,9 @@
 //
 //   node scripts/bench.mjs [--moves 30] [--view rope] [--size default|largest] [--slider ctl-seq_len]
 //                          [--loads-only 1] [--skip-loads 1] [--panels 1] [--panel pe-heatmap]
-//                          [--out bench-results/latest.json]
+//                          [--out bench-results/latest.json] [--debug 1]
+//   --debug 1 prints every move (latency, the input's wait for the main thread, the first frames);
+//   BENCH_TRACE=file.json writes a Chromium trace of the measured moves (one slider: use --slider).
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -345,11 +347,36 @@ function instrument() {
     const r = c.getBoundingClientRect();
     return c.width > 0 && c.height > 0 && r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth;
   });
-  const hash = (c) => {
+  const pixels = (c) => {
     const d = new Uint32Array(c.getContext('2d').getImageData(0, 0, c.width, c.height).data.buffer);
     let h = 2166136261 ^ c.width ^ (c.height << 16);
     for (let i = 0; i < d.length; i++) h = Math.imul(h ^ d[i], 16777619);
     return h >>> 0;
+  };
+  // A canvas's pixels are read again only when something was drawn on it since they were
+  // last read (every 2D call that writes pixels, and a new size, marks it): reading every
+  // canvas after every frame cost the page 6–10 ms of its main thread per frame and tens of
+  // MB of garbage per move, whose collections landed in later moves' frames. A canvas with
+  // no such call cannot have changed; a call this list missed could only make a change be
+  // seen later (a slower figure), never sooner.
+  const touched = new WeakSet();
+  const proto = CanvasRenderingContext2D.prototype;
+  for (const m of ['fill', 'stroke', 'fillRect', 'strokeRect', 'clearRect', 'fillText', 'strokeText', 'putImageData', 'drawImage', 'reset']) {
+    const f = proto[m];
+    if (typeof f !== 'function') continue;
+    proto[m] = function (...a) { touched.add(this.canvas); return f.apply(this, a); };
+  }
+  for (const p of ['width', 'height']) {
+    const d = Object.getOwnPropertyDescriptor(HTMLCanvasElement.prototype, p);
+    Object.defineProperty(HTMLCanvasElement.prototype, p, { ...d, set(v) { touched.add(this); d.set.call(this, v); } });
+  }
+  const hashes = new WeakMap();
+  const hash = (c) => {
+    if (touched.has(c) || !hashes.has(c)) {
+      touched.delete(c);
+      hashes.set(c, pixels(c));
+    }
+    return hashes.get(c);
   };
   // The end of a rendered frame: a message posted from its animation-frame callback is handled
   // once the frame's rendering (style, layout, paint, commit) is done.
@@ -481,12 +508,14 @@ async function measureSlider(page, id, moves) {
   await page.mouse.down();
   await page.waitForTimeout(400);
   const samples = [];
+  if (process.env.BENCH_TRACE) await page.context().browser().startTracing(page, { categories: ['devtools.timeline', 'blink', 'cc', 'v8'] });
   for (let k = 1; k <= moves; k++) {
     await page.evaluate(() => window.__bench.arm());
     await page.mouse.move(x(spread(k)), y);
     const r = await page.evaluate(() => window.__bench.result);
     if (r) samples.push(r);
   }
+  if (process.env.BENCH_TRACE) fs.writeFileSync(process.env.BENCH_TRACE, await page.context().browser().stopTracing());
   // The continuous drag: 60 moves at 60 Hz across the middle of the range.
   await page.waitForTimeout(300);
   await page.evaluate(() => window.__bench.armDrag());
@@ -558,7 +587,7 @@ for (const { name } of registered) {
         settled_p95: quantile(visible.map((s) => s.settled), 0.95), drag, ok,
       };
       rows.push(row);
-      if (args.debug) console.log(JSON.stringify(drag), '\n' + samples.map((s) => `${Math.round(s.first)} ms ${JSON.stringify(s.trail)}`).join('\n'));
+      if (args.debug) console.log(JSON.stringify(drag), '\n' + samples.map((s) => `${Math.round(s.first)} ms (input waited ${s.wait.toFixed(1)}) ${JSON.stringify(s.trail)}`).join('\n'));
       const dragText = drag && visible.length ? `${drag.changed}/${Math.max(1, Math.round(Math.min(drag.moves, drag.slots) * drag.needRate))} = ${(100 * drag.share).toFixed(0)}%` : 'n/a';
       console.log(
         `${name.padEnd(11)} ${size.padEnd(8)} ${(id.replace('ctl-', '') + (watched ? ' ↓' : '')).padEnd(18)} ${String(visible.length).padStart(2)}/${String(samples.length).padEnd(2)} ${fmt(row.first_p50)} ${fmt(p95)} | ${fmt(row.all_p95)} | ${fmt(row.settled_p95)}      | ${dragText.padEnd(19)} | ${ok ? 'ok' : 'MISS'}`,

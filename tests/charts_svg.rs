@@ -418,3 +418,87 @@ fn a_line_charts_frame_then_its_series_draw_what_the_whole_chart_draws() {
     moved.y_range.1 += 1.0;
     assert_ne!(moved.frame(), c.frame());
 }
+
+/// The points of every `<polygon>` in the colour `fill` (`#RRGGBB`).
+fn polygons(svg: &str, fill: &str) -> Vec<Vec<(f64, f64)>> {
+    svg.split("<polygon")
+        .skip(1)
+        .filter(|p| p.split("/>").next().unwrap_or("").contains(fill))
+        .filter_map(|p| {
+            let pts = p.split("points=\"").nth(1)?.split('"').next()?;
+            Some(
+                pts.split_whitespace()
+                    .filter_map(|xy| {
+                        let (x, y) = xy.split_once(',')?;
+                        Some((x.parse().ok()?, y.parse().ok()?))
+                    })
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_series_denser_than_the_pixels_is_one_filled_band_over_its_whole_range() {
+    // 20,000 points of a fast oscillation in a 640-pixel chart: one column per pixel, each
+    // from −1 to 1, filled as one polygon (not a zigzag stroked through every column); a
+    // slow wave beside it keeps its polyline.
+    let fast: Vec<f64> = (0..20_000).map(|x| (x as f64 * 2.9).sin()).collect();
+    let dense = Series {
+        name: "fast".to_string(),
+        colour: series_colour(0),
+        columns: envelope(&fast, |x| x as f64 / 200.0, 600),
+        style: SeriesStyle::Line,
+    };
+    let c = chart(
+        vec![
+            dense,
+            wave("slow", 1, |x| 0.5 * (x / 30.0).sin(), SeriesStyle::Line),
+        ],
+        false,
+    );
+    let (svg, rect) = svg_of(|a| draw_line_chart(a, &c, &Theme::light(1.0)).expect("draws"));
+    let hex = |n| {
+        let RGBColor(r, g, b) = series_colour(n);
+        format!("#{r:02X}{g:02X}{b:02X}")
+    };
+    let bands = polygons(&svg, &hex(0));
+    assert_eq!(bands.len(), 1, "one band for the dense series");
+    let band = &bands[0];
+    assert!(
+        band.len() >= 2 * 500,
+        "a point per column on each edge: {}",
+        band.len()
+    );
+    // It spans the plot from left to right and (nearly) from the top to the bottom, and stays
+    // inside the plot but for half the line's width.
+    let (xs, ys): (Vec<f64>, Vec<f64>) = band.iter().copied().unzip();
+    let max = |v: &[f64]| v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let min = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+    assert!(min(&xs) <= f64::from(rect.x0) + 2.0 && max(&xs) >= f64::from(rect.x1) - 3.0);
+    assert!(min(&ys) >= f64::from(rect.y0) - 2.0 && max(&ys) <= f64::from(rect.y1) + 2.0);
+    assert!(max(&ys) - min(&ys) > 0.8 * f64::from(rect.y1 - rect.y0));
+    // The slow wave is still a stroked line; in the dense colour only the legend's short
+    // sample is stroked.
+    let polylines = |fill: &str| -> Vec<usize> {
+        svg.split("<polyline")
+            .skip(1)
+            .map(|p| p.split("/>").next().unwrap_or(""))
+            .filter(|p| p.contains(fill))
+            .map(|p| {
+                p.split("points=\"")
+                    .nth(1)
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .count()
+            })
+            .collect()
+    };
+    assert!(polygons(&svg, &hex(1)).is_empty());
+    assert!(polylines(&hex(1)).iter().any(|&n| n > 50));
+    assert!(
+        polylines(&hex(0)).iter().all(|&n| n <= 4),
+        "{:?}",
+        polylines(&hex(0))
+    );
+}

@@ -9,6 +9,7 @@ use plotters::prelude::*;
 
 use super::colormap::ColorMap;
 use super::envelope::{polyline, Column};
+use super::spans::{outline, Span};
 
 /// Colours and scale of a chart. `scale` is the device pixel ratio: every length is multiplied
 /// by it, so charts are sharp on HiDPI screens.
@@ -364,6 +365,31 @@ pub fn draw_line_parts<DB: DrawingBackend>(
                 .collect();
             polyline(&mapped)
         };
+        // More points than pixels: the columns' band, filled, not a stroked zigzag.
+        if s.style == SeriesStyle::Line && s.columns.iter().any(|c| c.hi > c.lo) {
+            let area = ctx.plotting_area().strip_coord_spec();
+            let (left, top) = (area.get_base_pixel().0, area.get_base_pixel().1);
+            let spans: Vec<Span> = s
+                .columns
+                .iter()
+                .map(|c| {
+                    let (x, lo, hi) = map(c);
+                    let (px, bottom) = ctx.backend_coord(&(x, lo));
+                    let (_, top) = ctx.backend_coord(&(x, hi));
+                    Span {
+                        x: f64::from(px),
+                        top: f64::from(top),
+                        bottom: f64::from(bottom),
+                    }
+                })
+                .collect();
+            let points: Vec<(i32, i32)> = outline(&spans, f64::from(stroke))
+                .into_iter()
+                .map(|(x, y)| (x.round() as i32 - left, y.round() as i32 - top))
+                .collect();
+            area.draw(&Polygon::new(points, colour.filled()))?;
+            continue;
+        }
         match s.style {
             SeriesStyle::Line => ctx.draw_series(std::iter::once(PathElement::new(
                 path(),

@@ -5,3 +5,4 @@ pub mod charts;
 pub mod colormap;
 pub mod envelope;
 pub mod raster;
+pub mod spans;
