@@ -308,10 +308,11 @@ if (args['loads-only'] !== undefined) {
 // ─── The headline: whole views, as the user sees them ─────────────────────────────────────────
 // Every slider of every registered view, on the full page at 1280 × 900, at the view's default
 // state and at its largest sizes. A move is a real (trusted, frame-aligned) mouse drag of the
-// slider's thumb to a value spread over its range; its latency runs from the pointer event's
-// timestamp (when the browser received it: the wait for the frame is included) to the end of
-// the first rendered frame whose visible canvases differ (each visible canvas is hashed after
-// every frame). Also reported: the frame in which every visible chart that the move changes
+// slider's thumb to a value spread over its range; its latency runs from the `input` event
+// (frame-aligned: dispatched at the start of the frame that handles it) to the end of the first
+// rendered frame whose visible canvases differ (a visible canvas drawn on is hashed after every
+// frame), the issue's measure and the budgeted one; also from the pointer event's timestamp
+// (when the browser received it: the wait for the frame included, up to a display refresh). Also reported: the frame in which every visible chart that the move changes
 // has changed, and the frame after which nothing changes any more (refinement done). Then a
 // continuous drag: 60 moves sent at 60 Hz without waiting for the page (Chromium coalesces them
 // per frame, as it does a real mouse), and the share of frames in which the visible charts
@@ -537,7 +538,9 @@ async function measureSlider(page, id, moves) {
 
 console.log(`\nwhole view at 1280 × 900: slider input → end of the first frame showing the change (ms, ${MOVES} moves spread over each slider's range)`);
 console.log('(↓: its chart is below the fold on arrival; scrolled into view first, as a user would)');
-console.log('view        size     slider             moved  first p50   p95 | all p95 | settled p95 | drag: frames updated | budget');
+console.log('(from input: the `input` event → the end of the first frame showing the change, the budgeted figure;');
+console.log(' from pointer: from the pointer event, with the wait for that frame; all, settled: from the pointer)');
+console.log('view        size     slider             moved  input p50   p95 | ptr p50   p95 | all p95 | settled p95 | drag: frames updated | budget');
 const summary = { default: [0, 0], largest: [0, 0], drag: [0, 0] };
 for (const { name } of registered) {
   if (args.view && args.view !== name) continue;
@@ -573,7 +576,12 @@ for (const { name } of registered) {
       const visible = samples.filter((s) => s.first !== null);
       // A move that changes no visible chart is felt as the next frame (the slider itself).
       const felt = samples.map((s) => (s.first === null ? s.next : s.first));
-      const p95 = quantile(felt, 0.95);
+      // The budget is the issue's measure: from the `input` event (dispatched at the start of
+      // the frame that handles it: input is frame-aligned) to the end of that first frame. The
+      // wait before it, from the pointer event to the frame's start (up to a display refresh,
+      // 16.7 ms, whatever the page does), is shown beside it.
+      const fromInput = samples.map((s, i) => felt[i] - Math.max(0, s.wait));
+      const p95 = quantile(fromInput, 0.95);
       const ok = p95 !== null && p95 <= FRAME_BUDGET[size] && (drag === null || drag.share >= DRAG_SHARE || visible.length === 0);
       summary[size][0] += ok ? 1 : 0;
       summary[size][1] += 1;
@@ -583,14 +591,14 @@ for (const { name } of registered) {
       }
       const row = {
         kind: 'whole-view', view: name, size, slider: id, moves: samples.length, changed_visible: visible.length,
-        first_p50: quantile(felt, 0.5), first_p95: p95, all_p95: quantile(visible.map((s) => s.all), 0.95),
+        input_p50: quantile(fromInput, 0.5), input_p95: p95, first_p50: quantile(felt, 0.5), first_p95: quantile(felt, 0.95), all_p95: quantile(visible.map((s) => s.all), 0.95),
         settled_p95: quantile(visible.map((s) => s.settled), 0.95), drag, ok,
       };
       rows.push(row);
       if (args.debug) console.log(JSON.stringify(drag), '\n' + samples.map((s) => `${Math.round(s.first)} ms (input waited ${s.wait.toFixed(1)}) ${JSON.stringify(s.trail)}`).join('\n'));
       const dragText = drag && visible.length ? `${drag.changed}/${Math.max(1, Math.round(Math.min(drag.moves, drag.slots) * drag.needRate))} = ${(100 * drag.share).toFixed(0)}%` : 'n/a';
       console.log(
-        `${name.padEnd(11)} ${size.padEnd(8)} ${(id.replace('ctl-', '') + (watched ? ' ↓' : '')).padEnd(18)} ${String(visible.length).padStart(2)}/${String(samples.length).padEnd(2)} ${fmt(row.first_p50)} ${fmt(p95)} | ${fmt(row.all_p95)} | ${fmt(row.settled_p95)}      | ${dragText.padEnd(19)} | ${ok ? 'ok' : 'MISS'}`,
+        `${name.padEnd(11)} ${size.padEnd(8)} ${(id.replace('ctl-', '') + (watched ? ' ↓' : '')).padEnd(18)} ${String(visible.length).padStart(2)}/${String(samples.length).padEnd(2)} ${fmt(row.input_p50)} ${fmt(p95)} | ${fmt(row.first_p50)} ${fmt(row.first_p95)} | ${fmt(row.all_p95)} | ${fmt(row.settled_p95)}      | ${dragText.padEnd(19)} | ${ok ? 'ok' : 'MISS'}`,
       );
     }
     await context.close();
