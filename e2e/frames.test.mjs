@@ -11,6 +11,20 @@ const app = useApp();
 /** Every chart's pixels, in page order. */
 const allCanvases = (page) => page.evaluate(() => [...document.querySelectorAll('main canvas.chart')].map((c) => c.toDataURL()));
 
+/** Once the controls rest, every chart equals what a fresh load of the page's URL draws, and
+ *  neither page logged an error. */
+async function assertEqualsFreshLoad(page, errors, what) {
+  await settle(page);
+  const moved = await allCanvases(page);
+  const fresh = await openApp(app.browser, page.url());
+  await settle(fresh.page);
+  const expected = await allCanvases(fresh.page);
+  assert.equal(moved.length, expected.length);
+  moved.forEach((d, i) => assert.ok(d === expected[i], `${what}: chart ${i} differs from a fresh load of ${page.url()}`));
+  assert.deepEqual([...errors, ...fresh.errors], []);
+  await fresh.context.close();
+}
+
 /** Drags a slider with the mouse through `steps` positions without waiting, then lets go. */
 async function drag(page, id, from, to, steps = 8) {
   const slider = page.locator(`#${id}`);
@@ -61,14 +75,7 @@ test('a heatmap painted coarse during a drag is refined to exactly what a fresh 
   await drag(page, 'ctl-base', 0.3, 0.7, 10);
   const coarse = (await page.evaluate(() => window.__peLab.coarsePaints ?? 0)) - before;
   assert.ok(coarse > 0, 'the 8192 × 4096 heatmap painted coarse while dragging');
-  await settle(page);
-  const moved = await allCanvases(page);
-  const fresh = await openApp(app.browser, page.url());
-  await settle(fresh.page);
-  const expected = await allCanvases(fresh.page);
-  moved.forEach((d, i) => assert.ok(d === expected[i], `chart ${i} after the drag differs from a fresh load`));
-  assert.deepEqual([...errors, ...fresh.errors], []);
-  await fresh.context.close();
+  await assertEqualsFreshLoad(page, errors, 'after the drag');
   await context.close();
 });
 
@@ -88,14 +95,7 @@ for (const [name, view, moves] of [
       await drag(page, id, from, to, 6);
       await settle(page);
     }
-    const moved = await allCanvases(page);
-    const fresh = await openApp(app.browser, page.url());
-    await settle(fresh.page);
-    const expected = await allCanvases(fresh.page);
-    assert.equal(moved.length, expected.length);
-    moved.forEach((d, i) => assert.ok(d === expected[i], `chart ${i} after the drags differs from a fresh load of ${page.url()}`));
-    assert.deepEqual([...errors, ...fresh.errors], []);
-    await fresh.context.close();
+    await assertEqualsFreshLoad(page, errors, `${name}, after the drags`);
     await context.close();
   });
 }
@@ -118,15 +118,7 @@ for (const [query, slider, panel] of [
     await drag(page, slider, 0.3, 0.7, 10);
     const quick = (await page.evaluate(() => window.__peLab.coarsePaints ?? 0)) - before;
     assert.ok(quick > 0, `${panel} painted quick while dragging`);
-    await settle(page);
-    const moved = await allCanvases(page);
-    const fresh = await openApp(app.browser, page.url());
-    await settle(fresh.page);
-    const expected = await allCanvases(fresh.page);
-    assert.equal(moved.length, expected.length);
-    moved.forEach((d, i) => assert.ok(d === expected[i], `chart ${i} after the drag differs from a fresh load`));
-    assert.deepEqual([...errors, ...fresh.errors], []);
-    await fresh.context.close();
+    await assertEqualsFreshLoad(page, errors, `${panel}, after the drag`);
     await context.close();
   });
 }

@@ -368,7 +368,8 @@ pub fn draw_line_parts<DB: DrawingBackend>(
         // More points than pixels: the columns' band, filled, not a stroked zigzag.
         if s.style == SeriesStyle::Line && s.columns.iter().any(|c| c.hi > c.lo) {
             let area = ctx.plotting_area().strip_coord_spec();
-            let (left, top) = (area.get_base_pixel().0, area.get_base_pixel().1);
+            // The polygon is drawn in the plotting area's own pixels.
+            let (ox, oy) = area.get_base_pixel();
             let spans: Vec<Span> = s
                 .columns
                 .iter()
@@ -385,7 +386,7 @@ pub fn draw_line_parts<DB: DrawingBackend>(
                 .collect();
             let points: Vec<(i32, i32)> = outline(&spans, f64::from(stroke))
                 .into_iter()
-                .map(|(x, y)| (x.round() as i32 - left, y.round() as i32 - top))
+                .map(|(x, y)| (x.round() as i32 - ox, y.round() as i32 - oy))
                 .collect();
             area.draw(&Polygon::new(points, colour.filled()))?;
             continue;
