@@ -115,29 +115,27 @@ impl SampledGrid {
     pub fn paint_rgba(&self, cmap: &ColorMap, lo: f64, hi: f64) -> Vec<u8> {
         let (w, h) = (self.cols.px(), self.rows.px());
         let n_cols = self.cols.indices.len();
-        let colours: Vec<[u8; 3]> = self
+        if n_cols == 0 || self.rows.indices.is_empty() {
+            return vec![255u8; w * h * 4];
+        }
+        let cells: Vec<u32> = self
             .values
             .iter()
             .map(|&v| {
-                if v.is_nan() {
+                let [r, g, b] = if v.is_nan() {
                     MASKED
                 } else {
                     cmap.at_value(v, lo, hi)
-                }
+                };
+                u32::from_le_bytes([r, g, b, 255])
             })
             .collect();
-        let mut rgba = vec![255u8; w * h * 4];
-        if n_cols == 0 || self.rows.indices.is_empty() {
-            return rgba;
-        }
-        for (y, line) in rgba.chunks_exact_mut(w * 4).enumerate() {
-            let row_offset = self.rows.px_to_sample[y] as usize * n_cols;
-            for (x, px) in line.chunks_exact_mut(4).enumerate() {
-                let rgb = colours[row_offset + self.cols.px_to_sample[x] as usize];
-                px[..3].copy_from_slice(&rgb);
-            }
-        }
-        rgba
+        pe_kernels::image::expand_cells(
+            &cells,
+            n_cols,
+            &self.rows.px_to_sample[..h],
+            &self.cols.px_to_sample[..w],
+        )
     }
 }
 

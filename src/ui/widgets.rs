@@ -383,7 +383,10 @@ impl Painter {
     pub fn lines(&self, chart: &LineChart) -> Option<PlotRect> {
         let area = self.area()?;
         self.framed(FrameShows::Lines(chart.frame()), &|| {
-            draw_line_parts(&area, chart, &self.theme, LineParts::Frame).ok()
+            let rect = draw_line_parts(&area, chart, &self.theme, LineParts::Frame).ok();
+            // Strokes the grid lines still waiting (see `Canvas2d`) before the frame is copied.
+            area.present().ok()?;
+            rect
         })?;
         draw_line_parts(&area, chart, &self.theme, LineParts::Series).ok()
     }
@@ -484,15 +487,7 @@ impl Painter {
             return;
         }
         // Nearest neighbour: each image pixel becomes a block.
-        let mut out = vec![0u8; rw * rh * 4];
-        for y in 0..rh {
-            let src_row = (y * h / rh) * w;
-            for x in 0..rw {
-                let s = (src_row + x * w / rw) * 4;
-                let d = (y * rw + x) * 4;
-                out[d..d + 4].copy_from_slice(&rgba[s..s + 4]);
-            }
-        }
+        let out = pe_kernels::image::upscale_nearest(rgba, (w, h), (rw, rh));
         self.put_rgba(rect, &out);
     }
 

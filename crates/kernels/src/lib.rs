@@ -4,8 +4,10 @@
 //! (loop and SLP vectorisation, wasm simd128) while the rest of the app is built for size at
 //! `opt-level = "z"`, where LLVM does not vectorise. Plain Rust, no dependencies.
 
+pub mod bands;
 pub mod dot;
 pub mod fft;
+pub mod image;
 pub mod normal;
 pub mod series;
 pub mod trig;
