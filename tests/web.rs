@@ -171,3 +171,59 @@ async fn notices_list_what_the_url_adjusted() {
     );
     host.remove();
 }
+
+/// The chart backend fills dense bands in memory and strokes grid lines in batches: what is
+/// drawn still lands in drawing order, a line before a band under it, a line after it on top.
+#[wasm_bindgen_test]
+fn bands_and_batched_lines_keep_their_drawing_order() {
+    use pe_lab::ui::canvas::Canvas2d;
+    use plotters::prelude::{DrawingBackend, BLACK, BLUE, RED, WHITE};
+
+    let canvas: HtmlCanvasElement = document()
+        .create_element("canvas")
+        .unwrap()
+        .unchecked_into();
+    canvas.set_width(200);
+    canvas.set_height(100);
+    let mut backend = Canvas2d::new(canvas.clone()).expect("a 2D context");
+    backend.draw_rect((0, 0), (200, 100), &WHITE, true).unwrap();
+    backend.draw_line((0, 50), (199, 50), &BLACK).unwrap();
+    // A band of 100 columns from y = 20 to y = 80: 200 vertices, filled in memory.
+    let upper = (10..110).map(|x| (x, 20));
+    let lower = (10..110).rev().map(|x| (x, 80));
+    backend.fill_polygon(upper.chain(lower), &RED).unwrap();
+    backend.draw_line((0, 60), (199, 60), &BLUE).unwrap();
+    drop(backend);
+    // Lines sit on pixel centres: the line at y = 50 fills row 49.
+    assert_eq!(
+        pixel(&canvas, 150.0, 49.0),
+        [0, 0, 0],
+        "line outside the band"
+    );
+    assert_eq!(
+        pixel(&canvas, 50.0, 49.0),
+        [255, 0, 0],
+        "the band covers the line before it"
+    );
+    assert_eq!(pixel(&canvas, 50.0, 30.0), [255, 0, 0], "inside the band");
+    assert_eq!(
+        pixel(&canvas, 50.0, 59.0),
+        [0, 0, 255],
+        "the line after the band is on top"
+    );
+    assert_eq!(
+        pixel(&canvas, 50.0, 10.0),
+        [255, 255, 255],
+        "above the band"
+    );
+    assert_eq!(
+        pixel(&canvas, 115.0, 30.0),
+        [255, 255, 255],
+        "right of the band"
+    );
+    // Its edges are exact: vertices are pixel corners, so the band from x = 10 to x = 109
+    // covers columns 10 ..= 108 and rows 20 ..= 79.
+    assert_eq!(pixel(&canvas, 108.0, 79.0), [255, 0, 0]);
+    assert_eq!(pixel(&canvas, 109.0, 79.0), [255, 255, 255]);
+    assert_eq!(pixel(&canvas, 50.0, 80.0), [255, 255, 255]);
+}

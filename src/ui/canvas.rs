@@ -2,6 +2,8 @@
 //! measured with the canvas's own `measureText`. Plotters measures text in the browser by
 //! adding a `<span>` to the page and reading its size, which forces a layout of the whole page
 //! for every tick label: milliseconds per chart, inside the frame of every slider move.
+//! Grid lines of one style are stroked as one path, and dense bands (the columns of line series
+//! with more points than pixels) are filled in memory and drawn as one image.
 
 use plotters::prelude::DrawingBackend;
 use plotters_backend::text_anchor::{HPos, VPos};
@@ -402,7 +404,7 @@ fn scratch_canvas() -> Option<(HtmlCanvasElement, CanvasRenderingContext2d)> {
 }
 
 impl Drop for Canvas2d {
-    /// Lines still waiting are drawn when the chart's drawing area is dropped.
+    /// Lines or bands still waiting are drawn when the chart's drawing area is dropped.
     fn drop(&mut self) {
         self.flush();
     }

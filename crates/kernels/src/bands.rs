@@ -10,8 +10,7 @@ pub type Rect = (usize, usize, usize, usize);
 /// software rasteriser spends milliseconds on each (its antialiasing samples every pixel several
 /// times over), while its columns are trapezoids whose exact pixel coverage takes a few
 /// arithmetic operations per edge pixel. Pixels are straight RGBA (as `ImageData` holds them),
-/// composited "over",
-/// stored column by column (a band is filled a column at a time).
+/// composited "over", stored column by column (a band is filled a column at a time).
 pub struct BandLayer {
     w: usize,
     h: usize,
