@@ -163,6 +163,30 @@ test('an off-screen chart scrolled into view right after a move shows the new st
   await context.close();
 });
 
+test('while a slider moves, panels out of view are not rendered; at rest they are again', async () => {
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=sinusoidal`);
+  await reveal(page, 'pe-offset');
+  await page.evaluate(() => scrollTo(0, 0));
+  await settle(page);
+  const rendering = () => page.evaluate(() => Object.fromEntries(['pe-heatmap', 'pe-offset'].map((id) => [id, getComputedStyle(document.querySelector(`[data-panel="${id}"]`)).contentVisibility])));
+  // Skipped only while nothing moves off screen: the browser's own "auto" keeps them
+  // findable and readable by screen readers.
+  assert.deepEqual(await rendering(), { 'pe-heatmap': 'auto', 'pe-offset': 'auto' });
+  const during = await page.evaluate(async () => {
+    const el = document.querySelector('#ctl-base');
+    el.value = '3.3';
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((r) => requestAnimationFrame(r));
+    return Object.fromEntries(['pe-heatmap', 'pe-offset'].map((id) => [id, getComputedStyle(document.querySelector(`[data-panel="${id}"]`)).contentVisibility]));
+  });
+  assert.deepEqual(during, { 'pe-heatmap': 'auto', 'pe-offset': 'hidden' }, 'in the input frame the panel out of view is skipped, the one in view is not');
+  await settle(page);
+  await page.waitForFunction(() => !document.documentElement.classList.contains('moving'));
+  assert.deepEqual(await rendering(), { 'pe-heatmap': 'auto', 'pe-offset': 'auto' }, 'once the controls rest');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the PNG of an off-screen chart exported right after a move is the current state', async () => {
   // Clicked without scrolling (a keyboard user, or a script): the chart is still off screen.
   // Two moments: before the frame that applies the move, and within that frame (a click the

@@ -9,7 +9,9 @@
 //                          [--loads-only 1] [--skip-loads 1] [--panels 1] [--panel pe-heatmap]
 //                          [--out bench-results/latest.json] [--debug 1]
 //   --debug 1 prints every move (latency, the input's wait for the main thread, the first frames);
-//   BENCH_TRACE=file.json writes a Chromium trace of the measured moves (one slider: use --slider).
+//   BENCH_TRACE=file.json writes a Chromium trace of the measured moves (one slider: use --slider);
+//   BENCH_TRACE_CPU=1 adds V8's sampling profiler to it (a PE_LAB_PROFILE=1 build names the wasm functions),
+//   BENCH_TRACE_CATEGORIES=a,b more trace categories (e.g. disabled-by-default-devtools.timeline.invalidationTracking).
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -509,7 +511,10 @@ async function measureSlider(page, id, moves) {
   await page.mouse.down();
   await page.waitForTimeout(400);
   const samples = [];
-  if (process.env.BENCH_TRACE) await page.context().browser().startTracing(page, { categories: ['devtools.timeline', 'blink', 'cc', 'v8'] });
+  if (process.env.BENCH_TRACE) await page.context().browser().startTracing(page, {
+    categories: ['devtools.timeline', 'blink', 'cc', 'v8', ...(process.env.BENCH_TRACE_CPU ? ['disabled-by-default-v8.cpu_profiler'] : []),
+      ...(process.env.BENCH_TRACE_CATEGORIES || '').split(',').filter(Boolean)],
+  });
   for (let k = 1; k <= moves; k++) {
     await page.evaluate(() => window.__bench.arm());
     await page.mouse.move(x(spread(k)), y);

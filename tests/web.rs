@@ -227,3 +227,65 @@ fn bands_and_batched_lines_keep_their_drawing_order() {
     assert_eq!(pixel(&canvas, 109.0, 79.0), [255, 255, 255]);
     assert_eq!(pixel(&canvas, 50.0, 80.0), [255, 255, 255]);
 }
+
+/// Labels and filled rectangles are batched too: a label drawn before a rectangle is under
+/// it, one drawn after is on top, and a one-pixel segment (an axis, a tick) is a line.
+#[wasm_bindgen_test]
+fn batched_labels_and_rectangles_keep_their_drawing_order() {
+    use pe_lab::ui::canvas::Canvas2d;
+    use plotters::prelude::{DrawingBackend, IntoFont, BLACK, GREEN, RED, WHITE};
+    use plotters::style::Color;
+
+    let canvas: HtmlCanvasElement = document()
+        .create_element("canvas")
+        .unwrap()
+        .unchecked_into();
+    canvas.set_width(200);
+    canvas.set_height(100);
+    let dark = |canvas: &HtmlCanvasElement, x0: f64, x1: f64| {
+        (x0 as i32..x1 as i32)
+            .flat_map(|x| (0..85).map(move |y| (x, y)))
+            .filter(|&(x, y)| pixel(canvas, f64::from(x), f64::from(y))[0] < 100)
+            .count()
+    };
+    let font = ("sans-serif", 40).into_font().color(&BLACK);
+    let mut backend = Canvas2d::new(canvas.clone()).expect("a 2D context");
+    backend.draw_rect((0, 0), (200, 100), &WHITE, true).unwrap();
+    // Left: a label, then a rectangle over it.
+    backend.draw_text("MM", &font, (5, 30)).unwrap();
+    backend
+        .draw_rect((0, 0), (100, 100), &RED.to_rgba(), true)
+        .unwrap();
+    // Right: a rectangle, then a label on it.
+    backend
+        .draw_rect((100, 0), (200, 100), &GREEN.to_rgba(), true)
+        .unwrap();
+    backend.draw_text("MM", &font, (105, 30)).unwrap();
+    // A one-pixel segment along row 90.
+    backend
+        .draw_path([(0, 90), (199, 90)], &BLACK.stroke_width(1))
+        .unwrap();
+    let size = backend.estimate_text_size("MM", &font).unwrap();
+    assert!(size.0 > 20 && size.1 > 20, "{size:?}");
+    assert_eq!(
+        backend.estimate_text_size("MM", &font).unwrap(),
+        size,
+        "measured again, from memory"
+    );
+    drop(backend);
+    assert_eq!(
+        dark(&canvas, 0.0, 100.0),
+        0,
+        "the label is under the rectangle"
+    );
+    assert!(
+        dark(&canvas, 100.0, 200.0) > 50,
+        "the label is on the rectangle"
+    );
+    assert_eq!(pixel(&canvas, 50.0, 5.0), [255, 0, 0]);
+    assert_ne!(
+        pixel(&canvas, 50.0, 90.0),
+        [255, 0, 0],
+        "the segment is drawn"
+    );
+}

@@ -2,8 +2,9 @@
 //! measured with the canvas's own `measureText`. Plotters measures text in the browser by
 //! adding a `<span>` to the page and reading its size, which forces a layout of the whole page
 //! for every tick label: milliseconds per chart, inside the frame of every slider move.
-//! Grid lines of one style are stroked as one path, and dense bands (the columns of line series
-//! with more points than pixels) are filled in memory and drawn as one image.
+//! Grid lines of one style are stroked as one path, labels of one style are filled by one call
+//! (and sizes measured once are remembered), and dense bands (the columns of line series with
+//! more points than pixels) are filled in memory and drawn as one image.
 
 use plotters::prelude::DrawingBackend;
 use plotters_backend::text_anchor::{HPos, VPos};
@@ -37,6 +38,45 @@ extern "C" {
     fn segments(path: &Path2d, s: &[f32]);
 }
 
+#[wasm_bindgen(
+    inline_js = "export function texts(c, font, fill, align, base, s, xy) { c.font = font; c.fillStyle = fill; c.textAlign = align; c.textBaseline = base; const t = s.split('\\u0001'); for (let k = 0; k < t.length; k++) c.fillText(t[k], xy[2 * k], xy[2 * k + 1]); }"
+)]
+extern "C" {
+    /// Sets the context's font, fill colour, alignment and baseline, then fills each text of
+    /// `s` (separated by U+0001) at `(xy[0], xy[1]), (xy[2], xy[3]), …`.
+    fn texts(
+        context: &CanvasRenderingContext2d,
+        font: &str,
+        fill: &str,
+        align: &str,
+        base: &str,
+        s: &str,
+        xy: &[f32],
+    );
+}
+
+#[wasm_bindgen(
+    inline_js = "export function rects(c, r, k) { for (let i = 0; i + 3 < r.length; i += 4) { c.fillStyle = `rgba(${k[i]},${k[i + 1]},${k[i + 2]},${k[i + 3]})`; c.fillRect(r[i], r[i + 1], r[i + 2], r[i + 3]); } }"
+)]
+extern "C" {
+    /// Fills the rectangles `x, y, w, h` of `r`, each in the colour `r, g, b, alpha` at the
+    /// same place in `k` (the CSS colour plotters-canvas sets for it).
+    fn rects(context: &CanvasRenderingContext2d, r: &[f32], k: &[f64]);
+}
+
+/// Labels of one font, colour and anchor, waiting to be filled by one call into JavaScript:
+/// a chart's few dozen tick labels otherwise cost five calls each (and as many strings
+/// copied out of WebAssembly), more than the browser's own work to draw them.
+struct Texts {
+    font: String,
+    fill: String,
+    align: &'static str,
+    base: &'static str,
+    /// The texts, each followed by U+0001.
+    joined: String,
+    xy: Vec<f32>,
+}
+
 /// Straight lines of one colour and width, waiting to be stroked as one path.
 struct Lines {
     rgb: (u8, u8, u8),
@@ -58,6 +98,12 @@ pub struct Canvas2d {
     /// Dense bands filled one after another: filled in memory and put on the canvas as one
     /// image (see [`BandLayer`]), when anything else is drawn.
     bands: std::cell::RefCell<Option<BandLayer>>,
+    /// Labels drawn one after another in one style: filled together (see [`Texts`]). They
+    /// may wait beside lines, and are drawn after them: a label is never under a grid line.
+    texts: std::cell::RefCell<Option<Texts>>,
+    /// Filled rectangles drawn one after another (a colour bar's steps, backgrounds), as
+    /// `x, y, w, h` and their colours `r, g, b, alpha`: filled by one call.
+    rects: std::cell::RefCell<(Vec<f32>, Vec<f64>)>,
 }
 
 /// Polygons with at least this many vertices that are bands (see [`BandLayer::fill_band`]) are
@@ -69,7 +115,14 @@ thread_local! {
     /// (`putImageData` replaces pixels; `drawImage` composites). Grown, never shrunk.
     static SCRATCH: std::cell::RefCell<Option<(HtmlCanvasElement, CanvasRenderingContext2d)>> =
         const { std::cell::RefCell::new(None) };
+    /// Text sizes measured before, by font and text: the same tick labels are measured again
+    /// on every paint of a chart. Emptied when it holds [`MEASURED_MAX`] entries.
+    static MEASURED: std::cell::RefCell<std::collections::HashMap<(String, String), (u32, u32)>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
 }
+
+/// The most text sizes [`MEASURED`] keeps.
+const MEASURED_MAX: usize = 4096;
 
 impl Canvas2d {
     pub fn new(canvas: HtmlCanvasElement) -> Option<Canvas2d> {
@@ -81,17 +134,18 @@ impl Canvas2d {
             font: std::cell::RefCell::new(String::new()),
             lines: std::cell::RefCell::new(None),
             bands: std::cell::RefCell::new(None),
+            texts: std::cell::RefCell::new(None),
+            rects: std::cell::RefCell::new((Vec::new(), Vec::new())),
         })
     }
 
     /// Sets the font of `style` (the string `CanvasBackend` uses) unless it is set already.
     fn use_font<S: BackendTextStyle>(&self, style: &S) {
-        let font = format!(
-            "{} {}px {}",
-            style.style().as_str(),
-            style.size(),
-            style.family().as_str(),
-        );
+        self.set_font(font_of(style));
+    }
+
+    /// Sets `font` on the context unless it is set already.
+    fn set_font(&self, font: String) {
         let mut last = self.font.borrow_mut();
         if *last != font {
             self.context.set_font(&font);
@@ -101,10 +155,63 @@ impl Canvas2d {
 }
 
 impl Canvas2d {
-    /// Draws what is waiting: lines or bands (never both: each flushes the other).
-    fn flush(&self) {
-        self.flush_lines();
+    /// Adds the line `a → b` to the lines waiting (see [`Canvas2d::lines`]).
+    fn push_line(&self, a: (f32, f32), b: (f32, f32), colour: BackendColor, width: u32) {
+        let same =
+            self.lines.borrow().as_ref().is_some_and(|l| {
+                l.rgb == colour.rgb && l.alpha == colour.alpha && l.width == width
+            });
+        self.flush_rects();
         self.flush_bands();
+        if !same {
+            self.flush_lines();
+            *self.lines.borrow_mut() = Some(Lines {
+                rgb: colour.rgb,
+                alpha: colour.alpha,
+                width,
+                ends: Vec::new(),
+            });
+        }
+        if let Some(l) = self.lines.borrow_mut().as_mut() {
+            l.ends.extend_from_slice(&[a.0, a.1, b.0, b.1]);
+        }
+    }
+
+    /// Draws what is waiting: rectangles, bands, or lines and labels. Each kind flushes the
+    /// others when it is drawn, so everything is drawn in the order it was asked for, except
+    /// that labels waiting beside lines are drawn after them.
+    fn flush(&self) {
+        self.flush_rects();
+        self.flush_bands();
+        self.flush_lines();
+        self.flush_texts();
+    }
+
+    /// Fills the waiting rectangles (see [`Canvas2d::rects`]).
+    fn flush_rects(&self) {
+        let (r, k) = std::mem::take(&mut *self.rects.borrow_mut());
+        if !r.is_empty() {
+            rects(&self.context, &r, &k);
+        }
+    }
+
+    /// Fills the waiting labels (see [`Canvas2d::texts`]).
+    fn flush_texts(&self) {
+        let Some(t) = self.texts.borrow_mut().take() else {
+            return;
+        };
+        // The last separator would make an empty text.
+        let joined = t.joined.strip_suffix('\u{1}').unwrap_or(&t.joined);
+        texts(
+            &self.context,
+            &t.font,
+            &t.fill,
+            t.align,
+            t.base,
+            joined,
+            &t.xy,
+        );
+        *self.font.borrow_mut() = t.font;
     }
 
     /// Draws the waiting bands (see [`Canvas2d::bands`]).
@@ -184,6 +291,16 @@ impl Canvas2d {
     }
 }
 
+/// The CSS font plotters-canvas sets for a text style.
+fn font_of<S: BackendTextStyle>(style: &S) -> String {
+    format!(
+        "{} {}px {}",
+        style.style().as_str(),
+        style.size(),
+        style.family().as_str(),
+    )
+}
+
 /// The CSS colour plotters-canvas writes for a backend colour.
 fn css_colour(c: BackendColor) -> String {
     let (r, g, b) = c.rgb;
@@ -200,8 +317,10 @@ impl DrawingBackend for Canvas2d {
         self.inner.get_size()
     }
 
+    /// Plotters calls this before every drawing call, so it draws nothing that is waiting:
+    /// a chart's grid lines or labels are one batch only because the next call of another
+    /// kind flushes them, not each call.
     fn ensure_prepared(&mut self) -> Result<()> {
-        self.flush();
         self.inner.ensure_prepared()
     }
 
@@ -235,22 +354,7 @@ impl DrawingBackend for Canvas2d {
             a.1 -= 0.5;
             b.1 -= 0.5;
         }
-        let same =
-            self.lines.borrow().as_ref().is_some_and(|l| {
-                l.rgb == colour.rgb && l.alpha == colour.alpha && l.width == width
-            });
-        if !same {
-            self.flush();
-            *self.lines.borrow_mut() = Some(Lines {
-                rgb: colour.rgb,
-                alpha: colour.alpha,
-                width,
-                ends: Vec::new(),
-            });
-        }
-        if let Some(l) = self.lines.borrow_mut().as_mut() {
-            l.ends.extend_from_slice(&[a.0, a.1, b.0, b.1]);
-        }
+        self.push_line(a, b, colour, width);
         Ok(())
     }
 
@@ -261,6 +365,24 @@ impl DrawingBackend for Canvas2d {
         style: &S,
         fill: bool,
     ) -> Result<()> {
+        let colour = style.color();
+        if fill && colour.alpha > 0.0 {
+            self.flush_bands();
+            self.flush_lines();
+            self.flush_texts();
+            let (x0, y0) = (upper_left.0 as f32, upper_left.1 as f32);
+            let (w, h) = (
+                (bottom_right.0 - upper_left.0) as f32,
+                (bottom_right.1 - upper_left.1) as f32,
+            );
+            let (r, g, b) = colour.rgb;
+            let mut rects = self.rects.borrow_mut();
+            rects.0.extend_from_slice(&[x0, y0, w, h]);
+            rects
+                .1
+                .extend_from_slice(&[r.into(), g.into(), b.into(), colour.alpha]);
+            return Ok(());
+        }
         self.flush();
         self.inner.draw_rect(upper_left, bottom_right, style, fill)
     }
@@ -276,13 +398,22 @@ impl DrawingBackend for Canvas2d {
         path: I,
         style: &S,
     ) -> Result<()> {
-        self.flush();
         let mut xy: Vec<f32> = Vec::new();
         for (x, y) in path {
             xy.push(x as f32);
             xy.push(y as f32);
         }
-        self.stroke_polyline(&xy, style.color(), style.stroke_width());
+        let (colour, width) = (style.color(), style.stroke_width());
+        // One segment one pixel wide (an axis, a tick mark): the same stroke as a line, so it
+        // waits with the lines.
+        if let ([x0, y0, x1, y1], 1) = (xy.as_slice(), width) {
+            if colour.alpha > 0.0 {
+                self.push_line((*x0, *y0), (*x1, *y1), colour, width);
+            }
+            return Ok(());
+        }
+        self.flush();
+        self.stroke_polyline(&xy, colour, width);
         Ok(())
     }
 
@@ -308,7 +439,9 @@ impl DrawingBackend for Canvas2d {
         if n >= BAND_VERTICES && n.is_multiple_of(2) && colour.alpha > 0.0 {
             let upper = &vert[..n / 2];
             let lower: Vec<BackendCoord> = vert[n / 2..].iter().rev().copied().collect();
+            self.flush_rects();
             self.flush_lines();
+            self.flush_texts();
             let (w, h) = self.get_size();
             let mut bands = self.bands.borrow_mut();
             let layer = bands.get_or_insert_with(|| BandLayer::new(w as usize, h as usize));
@@ -327,7 +460,6 @@ impl DrawingBackend for Canvas2d {
         style: &S,
         pos: BackendCoord,
     ) -> Result<()> {
-        self.flush();
         let color = style.color();
         if color.alpha == 0.0 {
             return Ok(());
@@ -340,6 +472,42 @@ impl DrawingBackend for Canvas2d {
         } / 180.0
             * std::f64::consts::PI;
         let (mut x, mut y) = (f64::from(pos.0), f64::from(pos.1));
+        let align = match style.anchor().h_pos {
+            HPos::Left => "start",
+            HPos::Right => "end",
+            HPos::Center => "center",
+        };
+        let base = match style.anchor().v_pos {
+            VPos::Top => "top",
+            VPos::Center => "middle",
+            VPos::Bottom => "bottom",
+        };
+        if angle == 0.0 && !text.contains('\u{1}') {
+            let (font, fill) = (font_of(style), css_colour(color));
+            let same = self.texts.borrow().as_ref().is_some_and(|t| {
+                t.font == font && t.fill == fill && t.align == align && t.base == base
+            });
+            self.flush_rects();
+            self.flush_bands();
+            if !same {
+                self.flush_texts();
+                *self.texts.borrow_mut() = Some(Texts {
+                    font,
+                    fill,
+                    align,
+                    base,
+                    joined: String::new(),
+                    xy: Vec::new(),
+                });
+            }
+            if let Some(t) = self.texts.borrow_mut().as_mut() {
+                t.joined.push_str(text);
+                t.joined.push('\u{1}');
+                t.xy.extend_from_slice(&[x as f32, y as f32]);
+            }
+            return Ok(());
+        }
+        self.flush();
         let ctx = &self.context;
         if angle != 0.0 {
             ctx.save();
@@ -349,16 +517,8 @@ impl DrawingBackend for Canvas2d {
             // The font set inside save/restore is undone by restore.
             self.font.borrow_mut().clear();
         }
-        ctx.set_text_baseline(match style.anchor().v_pos {
-            VPos::Top => "top",
-            VPos::Center => "middle",
-            VPos::Bottom => "bottom",
-        });
-        ctx.set_text_align(match style.anchor().h_pos {
-            HPos::Left => "start",
-            HPos::Right => "end",
-            HPos::Center => "center",
-        });
+        ctx.set_text_baseline(base);
+        ctx.set_text_align(align);
         ctx.set_fill_style_str(&css_colour(color));
         self.use_font(style);
         let _ = ctx.fill_text(text, x, y);
@@ -371,8 +531,14 @@ impl DrawingBackend for Canvas2d {
 
     /// The text's advance width and the font's line height, in pixels (what the `<span>` that
     /// plotters would lay out reports).
+    /// Sizes measured before come from [`MEASURED`].
     fn estimate_text_size<S: BackendTextStyle>(&self, text: &str, style: &S) -> Result<(u32, u32)> {
-        self.use_font(style);
+        let key = (font_of(style), text.to_string());
+        if let Some(&size) = MEASURED.with_borrow(|m| m.get(&key).copied()).as_ref() {
+            return Ok(size);
+        }
+        // Labels waiting are not disturbed: their flush sets their own font.
+        self.set_font(key.0.clone());
         let Ok(metrics) = self.context.measure_text(text) else {
             return Ok((0, 0));
         };
@@ -382,7 +548,14 @@ impl DrawingBackend for Canvas2d {
         } else {
             style.size() * 1.15
         };
-        Ok((metrics.width().ceil() as u32, height.round() as u32))
+        let size = (metrics.width().ceil() as u32, height.round() as u32);
+        MEASURED.with_borrow_mut(|m| {
+            if m.len() >= MEASURED_MAX {
+                m.clear();
+            }
+            m.insert(key, size);
+        });
+        Ok(size)
     }
 
     fn blit_bitmap(&mut self, pos: BackendCoord, (iw, ih): (u32, u32), src: &[u8]) -> Result<()> {

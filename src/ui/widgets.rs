@@ -297,8 +297,10 @@ pub fn Panel(
     let title = crate::state::registry::panel_title(id).unwrap_or(id);
     let heading = format!("{id}-title");
     let labelled_by = heading.clone();
+    let section = NodeRef::<leptos::html::Section>::new();
+    section.on_load(|el| schedule::observe_panel(&el));
     view! {
-        <section class="panel" data-panel=id aria-labelledby=labelled_by>
+        <section class="panel" data-panel=id aria-labelledby=labelled_by node_ref=section>
             <h2 id=heading>{title}</h2>
             {children()}
         </section>

@@ -394,6 +394,9 @@ fn HeatmapPanel(
             if colours.get() == crate::state::app::HeatmapColours::Viridis { "yellow" } else { "red" },
         )
     });
+    // Once the controls rest (see the curves' sentence).
+    let note =
+        crate::ui::schedule::at_rest(move || sampled_note(seq_len.get(), pe.with(|pe| pe.d_model)));
     view! {
         <Panel id=ID>
             <ChartCanvas node_ref=canvas label=label paint=paint on_hover=on_hover on_click=on_click marks=marks/>
@@ -403,7 +406,7 @@ fn HeatmapPanel(
             <p class="about">
                 "Each row is one position, each column one dimension of the encoding. Left columns oscillate fast (short wavelengths), right columns slowly: "
                 "together they give every position a distinct pattern, like the digits of a clock with hands at many speeds. "
-                {move || sampled_note(seq_len.get(), pe.with(|pe| pe.d_model))}
+                {note}
             </p>
             <PanelExports panel=ID canvas=canvas sv=sv csv=csv_cb npy=Some((big, npy_cb))/>
         </Panel>
@@ -512,21 +515,26 @@ fn CurvesPanel(
             cols.get()
         )
     });
+    // A sentence follows the controls once they rest: relaid out on every move it would cost
+    // the charts part of their frame.
+    let wavelengths = crate::ui::schedule::at_rest(move || {
+        pe.with(|pe| {
+            let last = pe.omegas.len().saturating_sub(1);
+            format!(
+                "from 2π ≈ 6.3 positions for the first pair (i = 0) up to 2π·base^({}/{}) ≈ {} positions for the last (i = {last}). ",
+                2 * last,
+                pe.d_model,
+                sig(pe.wavelength(last), 5)
+            )
+        })
+    });
     view! {
         <Panel id=ID>
             <ChartCanvas node_ref=canvas label=label paint=paint on_hover=on_hover height=280.0/>
             <p class="readout">{move || readout().unwrap_or_else(|| "Hover for values.".to_string())}</p>
             <p class="about">
                 "Each column of PE is a sine or cosine wave over positions. The wave of pair i has wavelength 2π·base^(2i/d_model): "
-                {move || pe.with(|pe| {
-                    let last = pe.omegas.len().saturating_sub(1);
-                    format!(
-                        "from 2π ≈ 6.3 positions for the first pair (i = 0) up to 2π·base^({}/{}) ≈ {} positions for the last (i = {last}). ",
-                        2 * last,
-                        pe.d_model,
-                        sig(pe.wavelength(last), 5)
-                    )
-                })}
+                {wavelengths}
                 {heatmap_shown.then_some("Click columns in the heatmap to add or remove curves. ")}
                 <button class="link" on:click=reset>"Reset to the default columns"</button>
             </p>
