@@ -22,11 +22,12 @@ use wasm_bindgen::Clamped;
 // A series of a few thousand points is one call into JavaScript, not one per point: each
 // call from WebAssembly costs more than the browser's own work for a `lineTo`.
 #[wasm_bindgen(
-    inline_js = "export function polyline(p, xy, d) { if (xy.length < 2) return; for (let k = 0; k < d.length; k += 2) { const x = d[k], y = d[k + 1]; p.moveTo(xy[0] + x, xy[1] + y); for (let i = 2; i < xy.length; i += 2) p.lineTo(xy[i] + x, xy[i + 1] + y); } }"
+    inline_js = "export function polyline(p, xy, d) { for (let k = 0; k < d.length; k += 2) { const x = d[k], y = d[k + 1]; let start = true; for (let i = 0; i + 1 < xy.length; i += 2) { const a = xy[i]; if (a !== a) { start = true; } else if (start) { p.moveTo(a + x, xy[i + 1] + y); start = false; } else { p.lineTo(a + x, xy[i + 1] + y); } } } }"
 )]
 extern "C" {
     /// Adds the polyline through `(xy[0], xy[1]), (xy[2], xy[3]), …` to `path`, once for each
-    /// offset `(d[0], d[1]), (d[2], d[3]), …`.
+    /// offset `(d[0], d[1]), (d[2], d[3]), …`. A point whose x is NaN ends one polyline; the
+    /// next point starts another.
     fn polyline(path: &Path2d, xy: &[f32], d: &[f32]);
 }
 
@@ -77,6 +78,16 @@ struct Texts {
     xy: Vec<f32>,
 }
 
+/// Polylines of one colour and width (`draw_path`), waiting to be stroked as one path: a dashed
+/// line is one call per dash, a chart's curves one each.
+struct Paths {
+    rgb: (u8, u8, u8),
+    alpha: f64,
+    width: u32,
+    /// The points, each polyline followed by a NaN pair.
+    xy: Vec<f32>,
+}
+
 /// Straight lines of one colour and width, waiting to be stroked as one path.
 struct Lines {
     rgb: (u8, u8, u8),
@@ -98,6 +109,8 @@ pub struct Canvas2d {
     /// Dense bands filled one after another: filled in memory and put on the canvas as one
     /// image (see [`BandLayer`]), when anything else is drawn.
     bands: std::cell::RefCell<Option<BandLayer>>,
+    /// Polylines drawn one after another in one style: stroked together (see [`Paths`]).
+    paths: std::cell::RefCell<Option<Paths>>,
     /// Labels drawn one after another in one style: filled together (see [`Texts`]). They
     /// may wait beside lines, and are drawn after them: a label is never under a grid line.
     texts: std::cell::RefCell<Option<Texts>>,
@@ -119,6 +132,11 @@ thread_local! {
     /// on every paint of a chart. Emptied when it holds [`MEASURED_MAX`] entries.
     static MEASURED: std::cell::RefCell<std::collections::HashMap<(String, String), (u32, u32)>> =
         std::cell::RefCell::new(std::collections::HashMap::new());
+    /// The context texts are measured on, and its font: a chart's context keeps the font of
+    /// its labels, and one set on it for measuring (parsed by the browser each time it
+    /// changes) would alternate with theirs.
+    static MEASURER: std::cell::RefCell<Option<(CanvasRenderingContext2d, String)>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 /// The most text sizes [`MEASURED`] keeps.
@@ -135,6 +153,7 @@ impl Canvas2d {
             lines: std::cell::RefCell::new(None),
             bands: std::cell::RefCell::new(None),
             texts: std::cell::RefCell::new(None),
+            paths: std::cell::RefCell::new(None),
             rects: std::cell::RefCell::new((Vec::new(), Vec::new())),
         })
     }
@@ -163,6 +182,7 @@ impl Canvas2d {
             });
         self.flush_rects();
         self.flush_bands();
+        self.flush_paths();
         if !same {
             self.flush_lines();
             *self.lines.borrow_mut() = Some(Lines {
@@ -184,7 +204,23 @@ impl Canvas2d {
         self.flush_rects();
         self.flush_bands();
         self.flush_lines();
+        self.flush_paths();
         self.flush_texts();
+    }
+
+    /// Strokes the waiting polylines (see [`Canvas2d::paths`]).
+    fn flush_paths(&self) {
+        let Some(p) = self.paths.borrow_mut().take() else {
+            return;
+        };
+        self.stroke_polyline(
+            &p.xy,
+            BackendColor {
+                alpha: p.alpha,
+                rgb: p.rgb,
+            },
+            p.width,
+        );
     }
 
     /// Fills the waiting rectangles (see [`Canvas2d::rects`]).
@@ -369,6 +405,7 @@ impl DrawingBackend for Canvas2d {
         if fill && colour.alpha > 0.0 {
             self.flush_bands();
             self.flush_lines();
+            self.flush_paths();
             self.flush_texts();
             let (x0, y0) = (upper_left.0 as f32, upper_left.1 as f32);
             let (w, h) = (
@@ -412,8 +449,29 @@ impl DrawingBackend for Canvas2d {
             }
             return Ok(());
         }
-        self.flush();
-        self.stroke_polyline(&xy, colour, width);
+        if colour.alpha == 0.0 {
+            return Ok(());
+        }
+        let same =
+            self.paths.borrow().as_ref().is_some_and(|p| {
+                p.rgb == colour.rgb && p.alpha == colour.alpha && p.width == width
+            });
+        self.flush_rects();
+        self.flush_bands();
+        self.flush_lines();
+        if !same {
+            self.flush_paths();
+            *self.paths.borrow_mut() = Some(Paths {
+                rgb: colour.rgb,
+                alpha: colour.alpha,
+                width,
+                xy: Vec::new(),
+            });
+        }
+        if let Some(p) = self.paths.borrow_mut().as_mut() {
+            p.xy.extend_from_slice(&xy);
+            p.xy.extend_from_slice(&[f32::NAN, f32::NAN]);
+        }
         Ok(())
     }
 
@@ -441,6 +499,7 @@ impl DrawingBackend for Canvas2d {
             let lower: Vec<BackendCoord> = vert[n / 2..].iter().rev().copied().collect();
             self.flush_rects();
             self.flush_lines();
+            self.flush_paths();
             self.flush_texts();
             let (w, h) = self.get_size();
             let mut bands = self.bands.borrow_mut();
@@ -537,9 +596,18 @@ impl DrawingBackend for Canvas2d {
         if let Some(&size) = MEASURED.with_borrow(|m| m.get(&key).copied()).as_ref() {
             return Ok(size);
         }
-        // Labels waiting are not disturbed: their flush sets their own font.
-        self.set_font(key.0.clone());
-        let Ok(metrics) = self.context.measure_text(text) else {
+        let metrics = MEASURER.with_borrow_mut(|m| {
+            if m.is_none() {
+                *m = scratch_canvas().map(|(_, ctx)| (ctx, String::new()));
+            }
+            let (ctx, font) = m.as_mut()?;
+            if *font != key.0 {
+                ctx.set_font(&key.0);
+                font.clone_from(&key.0);
+            }
+            ctx.measure_text(text).ok()
+        });
+        let Some(metrics) = metrics else {
             return Ok((0, 0));
         };
         let line = metrics.font_bounding_box_ascent() + metrics.font_bounding_box_descent();
