@@ -9,7 +9,7 @@ use plotters::prelude::*;
 
 use super::colormap::ColorMap;
 use super::envelope::{polyline, Column};
-use super::spans::{outline, Span};
+use super::spans::{band_polygon, PixelAxis};
 
 /// Colours and scale of a chart. `scale` is the device pixel ratio: every length is multiplied
 /// by it, so charts are sharp on HiDPI screens.
@@ -368,26 +368,28 @@ pub fn draw_line_parts<DB: DrawingBackend>(
         // More points than pixels: the columns' band, filled, not a stroked zigzag.
         if s.style == SeriesStyle::Line && s.columns.iter().any(|c| c.hi > c.lo) {
             let area = ctx.plotting_area().strip_coord_spec();
-            // The polygon is drawn in the plotting area's own pixels.
-            let (ox, oy) = area.get_base_pixel();
-            let spans: Vec<Span> = s
-                .columns
-                .iter()
-                .map(|c| {
-                    let (x, lo, hi) = map(c);
-                    let (px, bottom) = ctx.backend_coord(&(x, lo));
-                    let (_, top) = ctx.backend_coord(&(x, hi));
-                    Span {
-                        x: f64::from(px),
-                        top: f64::from(top),
-                        bottom: f64::from(bottom),
-                    }
-                })
-                .collect();
-            let points: Vec<(i32, i32)> = outline(&spans, f64::from(stroke))
-                .into_iter()
-                .map(|(x, y)| (x.round() as i32 - ox, y.round() as i32 - oy))
-                .collect();
+            // The axes' pixel ends, as the chart maps values: the band is mapped the same way.
+            let (bx0, by0) = ctx.backend_coord(&(x0, ylo));
+            let (bx1, by1) = ctx.backend_coord(&(x1, yhi));
+            let columns: Vec<(f64, f64, f64)> = s.columns.iter().map(map).collect();
+            let points = band_polygon(
+                &columns,
+                PixelAxis {
+                    lo: x0,
+                    hi: x1,
+                    from: bx0,
+                    to: bx1,
+                },
+                PixelAxis {
+                    lo: ylo,
+                    hi: yhi,
+                    from: by0,
+                    to: by1,
+                },
+                f64::from(stroke),
+                // The polygon is drawn in the plotting area's own pixels.
+                area.get_base_pixel(),
+            );
             area.draw(&Polygon::new(points, colour.filled()))?;
             continue;
         }

@@ -5,4 +5,5 @@ pub mod charts;
 pub mod colormap;
 pub mod envelope;
 pub mod raster;
-pub mod spans;
+/// Dense series as bands (in `pe-kernels`: built for speed).
+pub use pe_kernels::spans;

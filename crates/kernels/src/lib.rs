@@ -10,4 +10,5 @@ pub mod fft;
 pub mod image;
 pub mod normal;
 pub mod series;
+pub mod spans;
 pub mod trig;
