@@ -937,6 +937,19 @@ fn OffsetPanel(
         })
     };
     let show_controls = ctx.state.with_untracked(|s| s.show_controls);
+    // The residual follows the controls once they rest: computed in a slider's frame (this
+    // panel is below the fold), it cost the charts on screen about 2 ms of it.
+    let residual_value = crate::ui::schedule::at_rest(move || residual.get().to_string());
+    let residual_text = crate::ui::schedule::at_rest(move || {
+        format!(
+            "max |PE[pos+{}] − M({})·PE[pos]| over {} positions spread over 0…{}: {}",
+            k.get(),
+            k.get(),
+            seq_len.get().min(RESIDUAL_POSITIONS),
+            seq_len.get().saturating_sub(1),
+            sig(residual.get(), 3)
+        )
+    });
     let csv_map = Callback::new(move |_| {
         let k = k.get_untracked();
         pe.with_untracked(|pe| {
@@ -965,12 +978,7 @@ fn OffsetPanel(
                 format!("Block-diagonal matrix M({}) that maps PE[pos] to PE[pos+{}].{zoom}", k.get(), k.get())
             }) paint=paint_matrix height=300.0/>
             <ChartCanvas node_ref=row_canvas label=Signal::derive(move || format!("PE[{}] beside M({})·PE[{}].", p0.get() + k.get(), k.get(), p0.get())) paint=paint_rows height=220.0/>
-            <p class="residual" data-residual=move || residual.get().to_string()>
-                {move || format!(
-                    "max |PE[pos+{}] − M({})·PE[pos]| over {} positions spread over 0…{}: {}",
-                    k.get(), k.get(), seq_len.get().min(RESIDUAL_POSITIONS), seq_len.get().saturating_sub(1), sig(residual.get(), 3)
-                )}
-            </p>
+            <p class="residual" data-residual=residual_value>{residual_text}</p>
             <p class="about">
                 "For every offset k there is one matrix M(k), the same at every position, with PE[pos+k] = M(k)·PE[pos]: "
                 "it rotates each (sin, cos) pair by the angle k·ω_i. This is why Vaswani et al. expected the model to attend by relative position easily. "
