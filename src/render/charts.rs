@@ -163,9 +163,9 @@ pub struct LineChart {
 }
 
 impl LineChart {
-    /// What the chart's frame shows (see [`LineParts::Frame`]): the chart without its data,
-    /// each series kept for its legend entry (name, colour, style) with no columns. Two charts
-    /// whose frames are equal draw the same frame.
+    /// What the chart's frame shows (see [`LineParts::Frame`]): the chart without its data or
+    /// bands, each series kept for its legend entry (name, colour, style) with no columns. Two
+    /// charts whose frames are equal draw the same frame.
     pub fn frame(&self) -> LineChart {
         LineChart {
             x_label: self.x_label.clone(),
@@ -183,7 +183,7 @@ impl LineChart {
                     style: s.style,
                 })
                 .collect(),
-            bands: self.bands.clone(),
+            bands: Vec::new(),
         }
     }
 
@@ -293,7 +293,7 @@ pub fn draw_line_chart<DB: DrawingBackend>(
 }
 
 /// The parts of a line chart to draw: all of it, its frame alone (background, axes, labels,
-/// grid, bands and legend: what [`LineChart::frame`] keeps), or its series alone, over a
+/// grid and legend: what [`LineChart::frame`] keeps), or its bands and series alone, over a
 /// frame already on the canvas. Frame then series draws the same pixels as all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LineParts {
@@ -340,7 +340,10 @@ pub fn draw_line_parts<DB: DrawingBackend>(
         .y_label_area_size(theme.px(56.0))
         .build_cartesian_2d(x0..x1, ylo..yhi)?;
     if frame {
-        draw_line_frame(&mut ctx, chart, &plot_area, (x0, x1), (ylo, yhi), theme)?;
+        draw_line_frame(&mut ctx, chart, &plot_area, (x0, x1), theme)?;
+    }
+    if series {
+        draw_bands(&mut ctx, chart, (x0, x1), (ylo, yhi), theme)?;
     }
     let stroke = theme.px(2.0);
     let radius = theme.px(3.0) as i32;
@@ -439,13 +442,12 @@ pub fn draw_line_parts<DB: DrawingBackend>(
     Ok(rect)
 }
 
-/// The mesh (axes, tick labels, grid lines, axis names) and the bands of a line chart.
+/// The mesh of a line chart: axes, tick labels, grid lines, axis names.
 fn draw_line_frame<DB: DrawingBackend>(
     ctx: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
     chart: &LineChart,
     plot_area: &DrawingArea<DB, Shift>,
     (x0, x1): (f64, f64),
-    (ylo, yhi): (f64, f64),
     theme: &Theme,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let y_fmt = |v: &f64| {
@@ -480,7 +482,19 @@ fn draw_line_frame<DB: DrawingBackend>(
         .y_labels(7)
         .x_label_formatter(&x_fmt)
         .y_label_formatter(&y_fmt)
-        .draw()?;
+        .draw()
+}
+
+/// The bands of a line chart (shaded ranges with their labels), over its mesh and under its
+/// series. Not part of the frame: a band that follows a slider (YaRN's ramp, p0) would make
+/// every move draw the whole frame again.
+fn draw_bands<DB: DrawingBackend>(
+    ctx: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    chart: &LineChart,
+    (x0, x1): (f64, f64),
+    (ylo, yhi): (f64, f64),
+    theme: &Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     for (n, band) in chart.bands.iter().enumerate() {
         // Bands are neutral grey, a little darker each, so no band looks like a data series.
         let shade = 0.10 + 0.05 * (n % 3) as f64;
