@@ -119,6 +119,9 @@ pub struct Canvas2d {
     rects: std::cell::RefCell<(Vec<f32>, Vec<f64>)>,
 }
 
+/// Circles up to this radius (markers of points) are drawn in memory with the bands.
+const MARKER_RADIUS: u32 = 12;
+
 /// Polygons with at least this many vertices that are bands (see [`BandLayer::fill_band`]) are
 /// filled in memory; smaller ones (legend swatches, shaded ranges) by the canvas.
 const BAND_VERTICES: usize = 64;
@@ -406,7 +409,7 @@ impl DrawingBackend for Canvas2d {
             self.flush_bands();
             self.flush_lines();
             self.flush_paths();
-                self.flush_texts();
+            self.flush_texts();
             let (x0, y0) = (upper_left.0 as f32, upper_left.1 as f32);
             let (w, h) = (
                 (bottom_right.0 - upper_left.0) as f32,
@@ -486,6 +489,12 @@ impl DrawingBackend for Canvas2d {
         if colour.alpha == 0.0 {
             return Ok(());
         }
+        if radius > MARKER_RADIUS {
+            // A large circle (a clock face) is a few pixels of outline over a wide box: the
+            // canvas strokes it faster than a pass over the box in memory.
+            self.flush();
+            return self.inner.draw_circle(center, radius, style, fill);
+        }
         // Markers are drawn in memory with the bands (see `BandLayer::circle`): a chart of
         // points is hundreds of circles, each a path and a stroke of its own for the canvas
         // (their raster was 3 of a 9 ms Precision frame).
@@ -521,7 +530,7 @@ impl DrawingBackend for Canvas2d {
             self.flush_rects();
             self.flush_lines();
             self.flush_paths();
-                self.flush_texts();
+            self.flush_texts();
             let (w, h) = self.get_size();
             let mut bands = self.bands.borrow_mut();
             let layer = bands.get_or_insert_with(|| BandLayer::new(w as usize, h as usize));

@@ -323,13 +323,21 @@ mod tests {
         assert_eq!(alpha(&ring, 10, 10), 0);
         assert_eq!(alpha(&ring, 10, 1), 0);
         // The covered area is close to the ring's, 2π·r·w.
-        let total: f64 = ring.px.iter().map(|p| f64::from(p.to_le_bytes()[3]) / 255.0).sum();
+        let total: f64 = ring
+            .px
+            .iter()
+            .map(|p| f64::from(p.to_le_bytes()[3]) / 255.0)
+            .sum();
         let area = 2.0 * std::f64::consts::PI * 4.0 * 2.0;
         assert!((total - area).abs() < 0.05 * area, "{total} vs {area}");
         let mut disc = BandLayer::new(20, 20);
         disc.circle((10, 10), 4.0, 2.0, true, (0, 0, 255), 1.0);
         assert_eq!(alpha(&disc, 10, 10), 255);
-        let total: f64 = disc.px.iter().map(|p| f64::from(p.to_le_bytes()[3]) / 255.0).sum();
+        let total: f64 = disc
+            .px
+            .iter()
+            .map(|p| f64::from(p.to_le_bytes()[3]) / 255.0)
+            .sum();
         let area = std::f64::consts::PI * 16.0;
         assert!((total - area).abs() < 0.05 * area, "{total} vs {area}");
         // Clipped to the layer, the drawn rectangle inside it.
