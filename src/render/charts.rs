@@ -709,16 +709,42 @@ pub struct HeatmapFrame<'a> {
     pub colour_bar: ColourBar<'a>,
 }
 
-/// Draws the frame of a heatmap and returns the area the image must fill.
+/// Draws the frame of a heatmap and returns the area the image must fill: the background,
+/// the colour bar ([`draw_colour_bar`]) in its strip at the right, then the axes
+/// ([`draw_heatmap_axes`]) over the rest (a tick label may reach into the bar's strip).
 pub fn draw_heatmap_frame<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     frame: &HeatmapFrame<'_>,
     theme: &Theme,
 ) -> Result<PlotRect, DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&theme.background)?;
+    let (main, bar) = heatmap_split(area, theme);
+    bar.fill(&theme.background)?;
+    draw_colour_bar(&bar, &frame.colour_bar, theme)?;
+    draw_heatmap_axes(&main, frame, theme)
+}
+
+/// The width of a heatmap's colour bar strip in a chart `w` pixels wide.
+pub fn colour_bar_width(w: u32, theme: &Theme) -> u32 {
+    theme.px(70.0).min(w / 3)
+}
+
+/// A heatmap chart's area split into the axes' part and the colour bar's strip.
+fn heatmap_split<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    theme: &Theme,
+) -> (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>) {
     let (w, _) = area.dim_in_pixel();
-    let bar_w = theme.px(70.0).min(w / 3);
-    let (main, bar) = area.split_horizontally(w - bar_w);
+    area.split_horizontally(w - colour_bar_width(w, theme))
+}
+
+/// The axes of a heatmap whose rows run top to bottom, filling `main` (the chart's area left
+/// of the colour bar); returns the area the image must fill.
+pub fn draw_heatmap_axes<DB: DrawingBackend>(
+    main: &DrawingArea<DB, Shift>,
+    frame: &HeatmapFrame<'_>,
+    theme: &Theme,
+) -> Result<PlotRect, DrawingAreaErrorKind<DB::ErrorType>> {
     let n_cols = frame.n_cols.max(1) as f64;
     let n_rows = frame.n_rows.max(1) as f64;
     let int_fmt = |v: &f64| {
@@ -728,7 +754,7 @@ pub fn draw_heatmap_frame<DB: DrawingBackend>(
             String::new()
         }
     };
-    let mut ctx = ChartBuilder::on(&main)
+    let mut ctx = ChartBuilder::on(main)
         .margin(theme.px(10.0))
         .x_label_area_size(theme.px(38.0))
         .y_label_area_size(theme.px(56.0))
@@ -747,11 +773,18 @@ pub fn draw_heatmap_frame<DB: DrawingBackend>(
         .x_label_formatter(&int_fmt)
         .y_label_formatter(&int_fmt)
         .draw()?;
-    let rect = rect_of(&ctx);
+    Ok(rect_of(&ctx))
+}
 
-    let cb = &frame.colour_bar;
+/// A heatmap's colour bar with its scale and name, filling `bar` (the strip at the chart's
+/// right, as tall as the chart), over a background drawn already.
+pub fn draw_colour_bar<DB: DrawingBackend>(
+    bar: &DrawingArea<DB, Shift>,
+    cb: &ColourBar<'_>,
+    theme: &Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let (lo, hi) = usable_range(cb.lo, cb.hi);
-    let mut bar_ctx = ChartBuilder::on(&bar)
+    let mut bar_ctx = ChartBuilder::on(bar)
         .margin_top(theme.px(10.0))
         .margin_bottom(theme.px(48.0))
         .margin_left(theme.px(6.0))
@@ -782,11 +815,11 @@ pub fn draw_heatmap_frame<DB: DrawingBackend>(
         cb.label.clone(),
         (
             theme.px(4.0) as i32,
-            area.dim_in_pixel().1 as i32 - theme.px(30.0) as i32,
+            bar.dim_in_pixel().1 as i32 - theme.px(30.0) as i32,
         ),
         theme.font(11.0),
     ))?;
-    Ok(rect)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -11,6 +11,8 @@ pub type Rgb = [u8; 3];
 pub struct ColorMap {
     pub name: &'static str,
     lut: Vec<Rgb>,
+    /// The same colours as opaque RGBA pixels (`u32::from_le_bytes`), for whole images.
+    pixels: Vec<u32>,
 }
 
 const RDBU_STOPS: [u32; 11] = [
@@ -43,18 +45,32 @@ fn build_lut(stops: &[u32]) -> Vec<Rgb> {
 impl ColorMap {
     /// Blue (−) through near-white (0) to red (+).
     pub fn diverging() -> ColorMap {
-        ColorMap {
-            name: "RdBu",
-            lut: build_lut(&RDBU_STOPS),
-        }
+        ColorMap::of("RdBu", build_lut(&RDBU_STOPS))
     }
 
     /// Dark purple (low) to yellow (high).
     pub fn sequential() -> ColorMap {
-        ColorMap {
-            name: "viridis",
-            lut: build_lut(&VIRIDIS_STOPS),
-        }
+        ColorMap::of("viridis", build_lut(&VIRIDIS_STOPS))
+    }
+
+    fn of(name: &'static str, lut: Vec<Rgb>) -> ColorMap {
+        let pixels = lut
+            .iter()
+            .map(|&[r, g, b]| u32::from_le_bytes([r, g, b, 255]))
+            .collect();
+        ColorMap { name, lut, pixels }
+    }
+
+    /// The colour of every value on the range `[lo, hi]` as opaque RGBA pixels
+    /// (`u32::from_le_bytes`), `masked` for NaN: [`ColorMap::at_value`] over a whole image.
+    pub fn pixels_of(&self, values: &[f64], lo: f64, hi: f64, masked: Rgb) -> Vec<u32> {
+        let [r, g, b] = masked;
+        pe_kernels::image::colour_cells(
+            values,
+            (lo, hi),
+            &self.pixels,
+            u32::from_le_bytes([r, g, b, 255]),
+        )
     }
 
     /// The colour of `t` in `[0, 1]` (clamped; NaN maps to the middle).
@@ -86,5 +102,16 @@ mod tests {
         assert_eq!(m.at_value(0.0, -1.0, 1.0), m.at(0.5));
         assert_eq!(m.at(f64::NAN), m.at(0.5));
         assert_eq!(ColorMap::sequential().at(2.0), [0xfd, 0xe7, 0x25]);
+        // A whole image takes the same colours.
+        let values = [-1.0, -0.3, 0.0, 0.2, 0.77, 1.0, 3.0, f64::NAN];
+        let pixels = m.pixels_of(&values, -1.0, 1.0, [1, 2, 3]);
+        for (v, p) in values.iter().zip(&pixels) {
+            let want = if v.is_nan() {
+                [1, 2, 3]
+            } else {
+                m.at_value(*v, -1.0, 1.0)
+            };
+            assert_eq!(p.to_le_bytes(), [want[0], want[1], want[2], 255], "{v}");
+        }
     }
 }

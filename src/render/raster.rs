@@ -118,18 +118,7 @@ impl SampledGrid {
         if n_cols == 0 || self.rows.indices.is_empty() {
             return vec![255u8; w * h * 4];
         }
-        let cells: Vec<u32> = self
-            .values
-            .iter()
-            .map(|&v| {
-                let [r, g, b] = if v.is_nan() {
-                    MASKED
-                } else {
-                    cmap.at_value(v, lo, hi)
-                };
-                u32::from_le_bytes([r, g, b, 255])
-            })
-            .collect();
+        let cells = cmap.pixels_of(&self.values, lo, hi, MASKED);
         pe_kernels::image::expand_cells(
             &cells,
             n_cols,

@@ -13,7 +13,8 @@ use super::dom;
 use super::schedule::{self, Slot};
 use crate::format::sig;
 use crate::render::charts::{
-    draw_heatmap_frame, draw_line_parts, HeatmapFrame, LineChart, LineParts, PlotRect, Theme,
+    colour_bar_width, draw_colour_bar, draw_heatmap_axes, draw_line_parts, HeatmapFrame, LineChart,
+    LineParts, PlotRect, Theme,
 };
 use crate::render::raster::SampledGrid;
 use crate::state::params::{FloatSpec, IntSpec};
@@ -376,8 +377,29 @@ impl Painter {
             range: (cb.lo, cb.hi),
         };
         self.framed(shows, &|| {
-            draw_heatmap_frame(&self.area()?, frame, &self.theme).ok()
+            let area = self.area()?;
+            let theme = &self.theme;
+            area.fill(&theme.background).ok()?;
+            // The fill is drawn before the bar's copy goes over it.
+            area.present().ok()?;
+            let (w, h) = area.dim_in_pixel();
+            let bar_w = colour_bar_width(w, theme);
+            let bar = colour_bar(&frame.colour_bar, (bar_w, h), theme)?;
+            let ctx = self.context()?;
+            ctx.draw_image_with_html_canvas_element(&bar, f64::from(w - bar_w), 0.0)
+                .ok()?;
+            let (main, _) = area.split_horizontally(w - bar_w);
+            draw_heatmap_axes(&main, frame, theme).ok()
         })
+    }
+
+    fn context(&self) -> Option<web_sys::CanvasRenderingContext2d> {
+        self.canvas
+            .get_context("2d")
+            .ok()
+            .flatten()?
+            .dyn_into::<web_sys::CanvasRenderingContext2d>()
+            .ok()
     }
 
     /// Draws a line chart: its frame (axes, labels, bands, legend; see [`Painter::framed`]),
@@ -512,6 +534,69 @@ impl Painter {
             let _ = ctx.put_image_data(&img, rect.x0 as f64, rect.y0 as f64);
         }
     }
+}
+
+/// What a colour bar shows, with its size and theme.
+#[derive(PartialEq)]
+struct BarKey {
+    cmap: &'static str,
+    range: (f64, f64),
+    label: String,
+    size: (u32, u32),
+    theme: Theme,
+}
+
+thread_local! {
+    /// Colour bars drawn lately, each on a canvas of its own: a heatmap whose axes change on
+    /// every move (`seq_len`, `d_model`) keeps its bar, whose 96 steps and labels were a
+    /// third of drawing its frame.
+    static BARS: std::cell::RefCell<Vec<(BarKey, web_sys::HtmlCanvasElement)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The most colour bars [`BARS`] keeps (a view has at most a few heatmaps on screen).
+const BARS_KEPT: usize = 6;
+
+/// A canvas of `size` with the colour bar `cb` on the theme's background (see
+/// [`draw_colour_bar`]): kept from before when the same bar was drawn.
+fn colour_bar(
+    cb: &crate::render::charts::ColourBar<'_>,
+    size: (u32, u32),
+    theme: &Theme,
+) -> Option<web_sys::HtmlCanvasElement> {
+    let key = BarKey {
+        cmap: cb.cmap.name,
+        range: (cb.lo, cb.hi),
+        label: cb.label.clone(),
+        size,
+        theme: *theme,
+    };
+    if let Some(kept) =
+        BARS.with_borrow(|b| b.iter().find(|(k, _)| *k == key).map(|(_, c)| c.clone()))
+    {
+        return Some(kept);
+    }
+    let canvas: web_sys::HtmlCanvasElement = dom::window()?
+        .document()?
+        .create_element("canvas")
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    canvas.set_width(size.0.max(1));
+    canvas.set_height(size.1.max(1));
+    {
+        let area = Canvas2d::new(canvas.clone())?.into_drawing_area();
+        area.fill(&theme.background).ok()?;
+        draw_colour_bar(&area, cb, theme).ok()?;
+        area.present().ok()?;
+    }
+    BARS.with_borrow_mut(|b| {
+        if b.len() >= BARS_KEPT {
+            b.remove(0);
+        }
+        b.push((key, canvas.clone()));
+    });
+    Some(canvas)
 }
 
 /// The largest backing store of one canvas side, in device pixels.

@@ -28,6 +28,30 @@ pub fn upscale_nearest(rgba: &[u8], (w, h): (usize, usize), (rw, rh): (usize, us
     out
 }
 
+/// The colour of each value (RGBA bytes, as `u32::from_le_bytes`) from a colour table of
+/// `lut.len()` entries spread over `[lo, hi]`: the nearest entry, the ends for values
+/// beyond them, the middle when the range is empty, `masked` for NaN.
+#[inline(never)]
+pub fn colour_cells(values: &[f64], (lo, hi): (f64, f64), lut: &[u32], masked: u32) -> Vec<u32> {
+    let Some(last) = lut.len().checked_sub(1) else {
+        return vec![masked; values.len()];
+    };
+    let span = hi - lo;
+    let scale = last as f64;
+    values
+        .iter()
+        .map(|&v| {
+            if v.is_nan() {
+                return masked;
+            }
+            let t = if span > 0.0 { (v - lo) / span } else { 0.5 };
+            let t = if t.is_nan() { 0.5 } else { t.clamp(0.0, 1.0) };
+            // Rounded half up (t ≥ 0): `f64::round` is a library call in WebAssembly.
+            lut[((t * scale + 0.5).floor() as usize).min(last)]
+        })
+        .collect()
+}
+
 /// The RGBA image of a grid of cells: pixel `(x, y)` takes the colour (RGBA bytes, as
 /// `u32::from_le_bytes`) of cell `(rows[y], cols[x])`, with `cells` in rows of `n_cols`. Rows
 /// that repeat the previous row's cells are copied whole.
@@ -53,6 +77,20 @@ pub fn expand_cells(cells: &[u32], n_cols: usize, rows: &[u32], cols: &[u32]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn values_take_the_nearest_colour_of_the_table() {
+        let lut: Vec<u32> = (0..256).collect();
+        let got = colour_cells(
+            &[-1.0, 1.0, 0.0, 5.0, -5.0, f64::NAN, 0.6 / 255.0 * 2.0 - 1.0],
+            (-1.0, 1.0),
+            &lut,
+            999,
+        );
+        assert_eq!(got, vec![0, 255, 128, 255, 0, 999, 1]);
+        // An empty range shows the middle.
+        assert_eq!(colour_cells(&[3.0], (2.0, 2.0), &lut, 999), vec![128]);
+    }
 
     #[test]
     fn each_pixel_becomes_a_block() {
