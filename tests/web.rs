@@ -228,6 +228,50 @@ fn bands_and_batched_lines_keep_their_drawing_order() {
     assert_eq!(pixel(&canvas, 50.0, 80.0), [255, 255, 255]);
 }
 
+/// Point markers (small circles) are drawn in memory with the bands and keep their drawing
+/// order with the canvas's other calls; a large circle is stroked by the canvas.
+#[wasm_bindgen_test]
+fn markers_are_drawn_in_order_and_large_circles_by_the_canvas() {
+    use pe_lab::ui::canvas::Canvas2d;
+    use plotters::prelude::{DrawingBackend, BLACK, BLUE, GREEN, RED, WHITE};
+    use plotters::style::Color;
+
+    let canvas: HtmlCanvasElement = document()
+        .create_element("canvas")
+        .unwrap()
+        .unchecked_into();
+    canvas.set_width(200);
+    canvas.set_height(100);
+    let mut backend = Canvas2d::new(canvas.clone()).expect("a 2D context");
+    backend.draw_rect((0, 0), (200, 100), &WHITE, true).unwrap();
+    // A ring of radius 6, 2 px wide, around the pixel corner (50, 50).
+    backend
+        .draw_circle((50, 50), 6, &RED.stroke_width(2), false)
+        .unwrap();
+    // A disc, then a line over it along row 50.
+    backend.draw_circle((150, 50), 5, &BLUE, true).unwrap();
+    backend.draw_line((140, 51), (160, 51), &BLACK).unwrap();
+    // A clock face: stroked by the canvas.
+    backend
+        .draw_circle((100, 50), 30, &GREEN.stroke_width(2), false)
+        .unwrap();
+    drop(backend);
+    assert_eq!(pixel(&canvas, 55.0, 49.0), [255, 0, 0], "on the ring");
+    assert_eq!(
+        pixel(&canvas, 50.0, 50.0),
+        [255, 255, 255],
+        "inside the ring"
+    );
+    assert_eq!(pixel(&canvas, 150.0, 48.0), [0, 0, 255], "the disc");
+    assert_eq!(
+        pixel(&canvas, 150.0, 50.0),
+        [0, 0, 0],
+        "the line over the disc"
+    );
+    let [r, g, b] = pixel(&canvas, 130.0, 49.0);
+    assert!(g > r + 50 && g > b + 50, "the large circle: {r},{g},{b}");
+}
+
 /// Labels and filled rectangles are batched too: a label drawn before a rectangle is under
 /// it, one drawn after is on top, and a one-pixel segment (an axis, a tick) is a line.
 #[wasm_bindgen_test]

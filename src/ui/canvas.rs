@@ -211,6 +211,18 @@ impl Canvas2d {
         self.flush_texts();
     }
 
+    /// Draws with `f` on the layer of bands and markers (made as large as the canvas if none
+    /// is waiting), after what else is waiting.
+    fn in_layer<R>(&self, f: impl FnOnce(&mut BandLayer) -> R) -> R {
+        self.flush_rects();
+        self.flush_lines();
+        self.flush_paths();
+        self.flush_texts();
+        let (w, h) = self.inner.get_size();
+        let mut bands = self.bands.borrow_mut();
+        f(bands.get_or_insert_with(|| BandLayer::new(w as usize, h as usize)))
+    }
+
     /// Strokes the waiting polylines (see [`Canvas2d::paths`]).
     fn flush_paths(&self) {
         let Some(p) = self.paths.borrow_mut().take() else {
@@ -498,21 +510,16 @@ impl DrawingBackend for Canvas2d {
         // Markers are drawn in memory with the bands (see `BandLayer::circle`): a chart of
         // points is hundreds of circles, each a path and a stroke of its own for the canvas
         // (their raster was 3 of a 9 ms Precision frame).
-        self.flush_rects();
-        self.flush_lines();
-        self.flush_paths();
-        self.flush_texts();
-        let (w, h) = self.get_size();
-        let mut bands = self.bands.borrow_mut();
-        let layer = bands.get_or_insert_with(|| BandLayer::new(w as usize, h as usize));
-        layer.circle(
-            center,
-            f64::from(radius),
-            f64::from(style.stroke_width()),
-            fill,
-            colour.rgb,
-            colour.alpha,
-        );
+        self.in_layer(|layer| {
+            layer.circle(
+                center,
+                f64::from(radius),
+                f64::from(style.stroke_width()),
+                fill,
+                colour.rgb,
+                colour.alpha,
+            )
+        });
         Ok(())
     }
 
@@ -527,14 +534,7 @@ impl DrawingBackend for Canvas2d {
         if n >= BAND_VERTICES && n.is_multiple_of(2) && colour.alpha > 0.0 {
             let upper = &vert[..n / 2];
             let lower: Vec<BackendCoord> = vert[n / 2..].iter().rev().copied().collect();
-            self.flush_rects();
-            self.flush_lines();
-            self.flush_paths();
-            self.flush_texts();
-            let (w, h) = self.get_size();
-            let mut bands = self.bands.borrow_mut();
-            let layer = bands.get_or_insert_with(|| BandLayer::new(w as usize, h as usize));
-            if layer.fill_band(upper, &lower, colour.rgb, colour.alpha) {
+            if self.in_layer(|layer| layer.fill_band(upper, &lower, colour.rgb, colour.alpha)) {
                 return Ok(());
             }
         }

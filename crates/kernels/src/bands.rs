@@ -313,31 +313,32 @@ mod tests {
         assert_eq!(one.px, split.px);
     }
 
+    /// The layer's covered area, in pixels.
+    fn covered(layer: &BandLayer) -> f64 {
+        layer
+            .px
+            .iter()
+            .map(|p| f64::from(p.to_le_bytes()[3]) / 255.0)
+            .sum()
+    }
+
     #[test]
     fn a_circle_covers_its_ring_and_a_disc_its_inside() {
         let mut ring = BandLayer::new(20, 20);
         ring.circle((10, 10), 4.0, 2.0, false, (255, 0, 0), 1.0);
-        // On the ring (pixel centre 3.5 from the centre, within the ring 3..5): opaque; the centre and
-        // beyond the ring: clear.
+        // On the ring (a pixel centre 3.5 from the centre, within the ring 3..5): opaque; the
+        // centre and beyond the ring: clear.
         assert_eq!(alpha(&ring, 10, 6), 255);
         assert_eq!(alpha(&ring, 10, 10), 0);
         assert_eq!(alpha(&ring, 10, 1), 0);
         // The covered area is close to the ring's, 2π·r·w.
-        let total: f64 = ring
-            .px
-            .iter()
-            .map(|p| f64::from(p.to_le_bytes()[3]) / 255.0)
-            .sum();
+        let total = covered(&ring);
         let area = 2.0 * std::f64::consts::PI * 4.0 * 2.0;
         assert!((total - area).abs() < 0.05 * area, "{total} vs {area}");
         let mut disc = BandLayer::new(20, 20);
         disc.circle((10, 10), 4.0, 2.0, true, (0, 0, 255), 1.0);
         assert_eq!(alpha(&disc, 10, 10), 255);
-        let total: f64 = disc
-            .px
-            .iter()
-            .map(|p| f64::from(p.to_le_bytes()[3]) / 255.0)
-            .sum();
+        let total = covered(&disc);
         let area = std::f64::consts::PI * 16.0;
         assert!((total - area).abs() < 0.05 * area, "{total} vs {area}");
         // Clipped to the layer, the drawn rectangle inside it.
