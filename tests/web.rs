@@ -172,6 +172,17 @@ async fn notices_list_what_the_url_adjusted() {
     host.remove();
 }
 
+/// A 200 × 100 canvas outside the page, for drawing on the chart backend directly.
+fn blank_canvas() -> HtmlCanvasElement {
+    let canvas: HtmlCanvasElement = document()
+        .create_element("canvas")
+        .unwrap()
+        .unchecked_into();
+    canvas.set_width(200);
+    canvas.set_height(100);
+    canvas
+}
+
 /// The chart backend fills dense bands in memory and strokes grid lines in batches: what is
 /// drawn still lands in drawing order, a line before a band under it, a line after it on top.
 #[wasm_bindgen_test]
@@ -179,12 +190,7 @@ fn bands_and_batched_lines_keep_their_drawing_order() {
     use pe_lab::ui::canvas::Canvas2d;
     use plotters::prelude::{DrawingBackend, BLACK, BLUE, RED, WHITE};
 
-    let canvas: HtmlCanvasElement = document()
-        .create_element("canvas")
-        .unwrap()
-        .unchecked_into();
-    canvas.set_width(200);
-    canvas.set_height(100);
+    let canvas = blank_canvas();
     let mut backend = Canvas2d::new(canvas.clone()).expect("a 2D context");
     backend.draw_rect((0, 0), (200, 100), &WHITE, true).unwrap();
     backend.draw_line((0, 50), (199, 50), &BLACK).unwrap();
@@ -236,12 +242,7 @@ fn markers_are_drawn_in_order_and_large_circles_by_the_canvas() {
     use plotters::prelude::{DrawingBackend, BLACK, BLUE, GREEN, RED, WHITE};
     use plotters::style::Color;
 
-    let canvas: HtmlCanvasElement = document()
-        .create_element("canvas")
-        .unwrap()
-        .unchecked_into();
-    canvas.set_width(200);
-    canvas.set_height(100);
+    let canvas = blank_canvas();
     let mut backend = Canvas2d::new(canvas.clone()).expect("a 2D context");
     backend.draw_rect((0, 0), (200, 100), &WHITE, true).unwrap();
     // A ring of radius 6, 2 px wide, around the pixel corner (50, 50).
@@ -280,12 +281,7 @@ fn batched_labels_and_rectangles_keep_their_drawing_order() {
     use plotters::prelude::{DrawingBackend, IntoFont, BLACK, GREEN, RED, WHITE};
     use plotters::style::Color;
 
-    let canvas: HtmlCanvasElement = document()
-        .create_element("canvas")
-        .unwrap()
-        .unchecked_into();
-    canvas.set_width(200);
-    canvas.set_height(100);
+    let canvas = blank_canvas();
     let dark = |canvas: &HtmlCanvasElement, x0: f64, x1: f64| {
         (x0 as i32..x1 as i32)
             .flat_map(|x| (0..85).map(move |y| (x, y)))

@@ -393,6 +393,7 @@ impl Painter {
         })
     }
 
+    /// The chart canvas's 2D context.
     fn context(&self) -> Option<web_sys::CanvasRenderingContext2d> {
         self.canvas
             .get_context("2d")
@@ -517,10 +518,7 @@ impl Painter {
 
     /// Puts an RGBA image (exactly `rect`'s size) into the canvas at `rect`.
     pub fn put_rgba(&self, rect: PlotRect, rgba: &[u8]) {
-        let Ok(Some(ctx)) = self.canvas.get_context("2d") else {
-            return;
-        };
-        let Ok(ctx) = ctx.dyn_into::<web_sys::CanvasRenderingContext2d>() else {
+        let Some(ctx) = self.context() else {
             return;
         };
         if rect.width() == 0 || rect.height() == 0 {
