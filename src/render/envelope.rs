@@ -93,6 +93,12 @@ pub fn display_stride(n: usize, terms: usize, budget: usize) -> usize {
     n.div_ceil(affordable).max(1)
 }
 
+/// The terms a curve of `n` distances at [`display_stride`] evaluates: the work its paint
+/// does (see `Painter::quick_for`).
+pub fn display_work(n: usize, terms: usize, budget: usize) -> f64 {
+    (n.div_ceil(display_stride(n, terms, budget)) * terms.max(1)) as f64
+}
+
 #[cfg(test)]
 mod stride_tests {
     use super::*;
@@ -101,6 +107,12 @@ mod stride_tests {
     fn strides_only_when_over_budget() {
         assert_eq!(display_stride(8192, 64, TERMS_PER_FRAME), 1);
         assert_eq!(display_stride(131_073, 256, TERMS_PER_FRAME), 34);
+        // The work follows the stride: every distance when affordable, capped near the budget.
+        assert_eq!(display_work(8192, 64, TERMS_PER_FRAME), (8192 * 64) as f64);
+        assert_eq!(
+            display_work(131_073, 256, TERMS_PER_FRAME),
+            (131_073usize.div_ceil(34) * 256) as f64
+        );
         // Very expensive points still keep MIN_DRAWN_POINTS.
         assert_eq!(display_stride(131_072, 1 << 30, TERMS_PER_FRAME), 86);
     }

@@ -44,6 +44,8 @@ struct Entry {
     cost_ms: f64,
     /// Its next paint must be full (an export is waiting for it).
     full: bool,
+    /// Its last full paint that told its work (see [`Slot::quick_for`]): that work and its cost.
+    last_work: Option<(f64, f64)>,
     /// Already queued for the next frame.
     queued: bool,
 }
@@ -96,6 +98,7 @@ impl Slot {
                 coarse: false,
                 cost_ms: 0.0,
                 full: false,
+                last_work: None,
                 queued: false,
             })
         });
@@ -155,6 +158,32 @@ impl Slot {
         ((cost / QUICK_PAINT_MS).sqrt().ceil() as usize).clamp(1, 4)
     }
 
+    /// Whether this turn's paint, whose full version does `work` (samples, rotations: any
+    /// measure its cost grows in proportion to), should draw from quick data: the controls
+    /// are moving and the full paint would not fit in a frame, predicted from the last full
+    /// paint's cost scaled by the work (a jump from a small value to a large one is known to
+    /// be costly before it is paid), or from the last paint's cost when no work was told.
+    pub fn quick_for(&self, work: f64) -> bool {
+        if !moving() {
+            return false;
+        }
+        let (cost, full, last) =
+            with_entry(self.id, |e| (e.cost_ms, e.full, e.last_work)).unwrap_or((0.0, false, None));
+        if full {
+            return false;
+        }
+        let predicted = match last {
+            Some((w, ms)) if w > 0.0 => ms * work / w,
+            _ => cost,
+        };
+        predicted > QUICK_PAINT_MS
+    }
+
+    /// A full paint that did `work` (see [`Slot::quick_for`]) took `ms`.
+    pub fn worked(&self, work: f64, ms: f64) {
+        with_entry(self.id, |e| e.last_work = Some((work, ms)));
+    }
+
     /// The chart painted at `coarse` (see [`Slot::coarseness`]) in `ms`. A coarse paint is
     /// followed by a full one once the controls rest.
     pub fn painted(&self, coarse: usize, ms: f64) {
@@ -174,10 +203,17 @@ impl Slot {
     /// As [`Slot::painted`], for a paint drawn from quick data: the estimate of a full paint
     /// does not fall (data that is cheap only when drawn quick would otherwise make the next
     /// move paint in full, and miss its frame).
+    /// It is refined once the controls rest, whatever the raster's coarseness was.
     pub fn painted_quick(&self, coarse: usize, ms: f64) {
         let before = with_entry(self.id, |e| e.cost_ms).unwrap_or(0.0);
         self.painted(coarse, ms);
-        with_entry(self.id, |e| e.cost_ms = e.cost_ms.max(before));
+        with_entry(self.id, |e| {
+            e.cost_ms = e.cost_ms.max(before);
+            e.coarse = true;
+            e.dirty = true;
+        });
+        request_idle();
+        publish_pending();
     }
 
     /// Whether the chart is in the viewport.

@@ -324,6 +324,9 @@ pub struct Painter {
     /// Whether the paint drew from quick data ([`Painter::quick`]): its cost says nothing of
     /// a full paint's.
     quick_data: std::cell::Cell<bool>,
+    /// The work a full paint does, as told by [`Painter::quick_for`].
+    work: std::cell::Cell<Option<f64>>,
+    slot: Slot,
 }
 
 /// What a chart's frame (everything but its data) shows, with the theme and canvas size.
@@ -484,6 +487,20 @@ impl Painter {
     /// is painted again, in full, once the controls rest.
     pub fn quick(&self) -> bool {
         let quick = self.coarse > 1;
+        if quick {
+            self.reduced.set(true);
+            self.quick_data.set(true);
+        }
+        quick
+    }
+
+    /// As [`Painter::quick`], for a chart that knows the `work` its full paint does (samples,
+    /// rotations: what its cost grows in proportion to). The decision then follows the work
+    /// this state asks for, not only what the last paint cost: a slider that jumps from a
+    /// small value to a large one draws quick in that move's frame instead of missing it.
+    pub fn quick_for(&self, work: f64) -> bool {
+        self.work.set(Some(work));
+        let quick = self.quick() || self.slot.quick_for(work);
         if quick {
             self.reduced.set(true);
             self.quick_data.set(true);
@@ -794,6 +811,8 @@ fn chart_canvas(chart: Chart) -> AnyView {
             coarse,
             reduced: std::cell::Cell::new(false),
             quick_data: std::cell::Cell::new(false),
+            work: std::cell::Cell::new(None),
+            slot,
         };
         let started = dom::now_ms();
         if let Some(r) = paint(&painter) {
@@ -811,6 +830,9 @@ fn chart_canvas(chart: Chart) -> AnyView {
         if painter.quick_data.get() {
             slot.painted_quick(coarse, ms);
         } else {
+            if let Some(work) = painter.work.get() {
+                slot.worked(work, ms);
+            }
             slot.painted(coarse, ms);
         }
         dom::mark_painted(coarse);

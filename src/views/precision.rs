@@ -356,11 +356,7 @@ const SCORE_BUDGET: u64 = 60_000;
 /// The distances drawn (every `stride`-th, within `budget` rotations per path) and each
 /// path's scores at them.
 fn score_data(s: &PrecisionState, budget: u64) -> (Vec<u64>, Vec<(Path, Vec<f64>)>) {
-    let last = (s.max_dist as u64).min(s.m);
-    // The chart reads every `stride`-th distance (the CSV every one).
-    let stride = ((last + 1) * (s.head_dim as u64 / 2))
-        .div_ceil(budget)
-        .max(1);
+    let (last, stride) = score_stride(s, budget);
     let ds: Vec<u64> = (0..=last).step_by(stride as usize).collect();
     let per_path = s
         .paths
@@ -368,6 +364,22 @@ fn score_data(s: &PrecisionState, budget: u64) -> (Vec<u64>, Vec<(Path, Vec<f64>
         .map(|&p| (p, scores_at(p, s, &ds)))
         .collect::<Vec<_>>();
     (ds, per_path)
+}
+
+/// The last distance drawn and the stride: the chart reads every `stride`-th distance (the
+/// CSV every one).
+fn score_stride(s: &PrecisionState, budget: u64) -> (u64, u64) {
+    let last = (s.max_dist as u64).min(s.m);
+    let stride = ((last + 1) * (s.head_dim as u64 / 2))
+        .div_ceil(budget)
+        .max(1);
+    (last, stride)
+}
+
+/// The rotations [`score_data`] computes: the work of the score chart's full paint.
+fn score_work(s: &PrecisionState, budget: u64) -> f64 {
+    let (last, stride) = score_stride(s, budget);
+    ((last + 1).div_ceil(stride) * (s.head_dim as u64 / 2).max(1) * s.paths.len() as u64) as f64
 }
 
 /// The q = k = 1 scores of the query at `s.m` with the keys `d` back, for each `d` in `ds`.
@@ -391,7 +403,8 @@ fn ScorePanel(ps: Memo<PrecisionState>) -> impl IntoView {
     let quick = Keyed::new(key, |s: &PrecisionState| score_data(s, SCORE_BUDGET / 8));
     let paint = move |p: &Painter| {
         let px = p.canvas.width() as usize;
-        let scores = if p.quick() { quick } else { scores };
+        let work = key.with(|s| score_work(s, SCORE_BUDGET));
+        let scores = if p.quick_for(work) { quick } else { scores };
         scores.with(|(ds, all)| {
             let n = ds.last().map_or(1, |&d| d as usize + 1);
             let x: Vec<f64> = ds.iter().map(|&d| d as f64).collect();

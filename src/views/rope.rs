@@ -11,7 +11,7 @@ use crate::export::csv;
 use crate::format::sig;
 use crate::render::charts::{series_colour, LineChart, PlotRect, SeriesStyle};
 use crate::render::colormap::ColorMap;
-use crate::render::envelope::{display_stride, TERMS_PER_FRAME};
+use crate::render::envelope::{display_stride, display_work, TERMS_PER_FRAME};
 use crate::render::raster::{AxisSamples, SampledGrid};
 use crate::state::rope::{parse_vector, HEAD_DIM, MAX_DIST, PARTIAL, POS, SEED, THETA};
 use crate::state::{QkSource, RopeState};
@@ -552,7 +552,14 @@ fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
     let paint = move |p: &Painter| {
         let dmax = m.max_dist.get();
         let px = p.canvas.width() as usize;
-        let relative = if p.quick() { relative_quick } else { relative };
+        let work = m
+            .rope
+            .with(|r| display_work(dmax + 1, r.inv_freq.len(), TERMS_PER_FRAME));
+        let relative = if p.quick_for(work) {
+            relative_quick
+        } else {
+            relative
+        };
         let mut series = vec![relative.with(|(stride, ys)| {
             line_series(
                 "score (relative form, any m)".into(),
@@ -781,7 +788,10 @@ fn DecayPanel(m: RopeMemos) -> impl IntoView {
     let paint = move |p: &Painter| {
         let n = m.max_dist.get();
         let px = p.canvas.width() as usize;
-        let curves = if p.quick() { quick } else { curves };
+        let work = m
+            .rope
+            .with(|r| display_work(n + 1, 3 * r.inv_freq.len(), TERMS_PER_FRAME));
+        let curves = if p.quick_for(work) { quick } else { curves };
         curves.with(|(stride, cs)| {
             let series: Vec<_> = cs
                 .iter()

@@ -11,7 +11,7 @@ use crate::encoding::rope_config::parse_config;
 use crate::export::csv;
 use crate::format::sig;
 use crate::render::charts::{fit_y_range, Band, LineChart, SeriesStyle};
-use crate::render::envelope::{display_stride, TERMS_PER_FRAME};
+use crate::render::envelope::{display_stride, display_work, TERMS_PER_FRAME};
 use crate::state::params::toggle_in_order;
 use crate::state::params::FloatSpec;
 use crate::state::rope::{
@@ -605,7 +605,13 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
         let n = distance.get();
         let l0 = contexts.get().0;
         let px = p.canvas.width() as usize;
-        let curves = if p.quick() { quick } else { curves };
+        // The terms of the full curves: a pair per method and distance.
+        let terms = dims.get().1 / 2 * results.with(|rs| rs.iter().filter(|r| r.1.is_ok()).count());
+        let curves = if p.quick_for(display_work(n + 1, terms, TERMS_PER_FRAME)) {
+            quick
+        } else {
+            curves
+        };
         curves.with(|(stride, cs)| {
             let series: Vec<_> = cs
                 .iter()
