@@ -320,10 +320,22 @@ impl CosineMatrix {
         m
     }
 
-    fn sampled(table: &Table, most: usize) -> CosineMatrix {
-        let affordable = ((2 * COSINE_BUDGET / table.cols.max(1)) as f64).sqrt() as usize;
+    /// The multiply-adds [`CosineMatrix::new`] does for a `rows × cols` table (its upper
+    /// triangle): what its cost grows in proportion to.
+    pub fn work(rows: usize, cols: usize) -> f64 {
+        let n = rows.div_ceil(Self::stride(rows, cols, COSINE_SAMPLES)) as f64;
+        n * (n + 1.0) / 2.0 * cols as f64
+    }
+
+    /// The stride between the positions sampled from a `rows × cols` table, at most `most`.
+    fn stride(rows: usize, cols: usize, most: usize) -> usize {
+        let affordable = ((2 * COSINE_BUDGET / cols.max(1)) as f64).sqrt() as usize;
         let samples = affordable.clamp(128, COSINE_SAMPLES).min(most);
-        let stride = table.rows.div_ceil(samples).max(1);
+        rows.div_ceil(samples).max(1)
+    }
+
+    fn sampled(table: &Table, most: usize) -> CosineMatrix {
+        let stride = Self::stride(table.rows, table.cols, most);
         let positions: Vec<usize> = (0..table.rows).step_by(stride).collect();
         let c = table.cols;
         let n = positions.len();
@@ -563,6 +575,19 @@ mod tests {
         // A small table is exact at either size.
         let small = Table::random(40, 8, 1);
         assert!(CosineMatrix::quick(&small).exact());
+        // The work told for a shape is that of the matrix built for it: its upper triangle.
+        for (rows, cols) in [(2048, 96), (40, 8), (2048, 768), (512, 384)] {
+            let n = CosineMatrix::new(&Table::random(rows, cols, 2))
+                .positions
+                .len() as f64;
+            assert_eq!(
+                CosineMatrix::work(rows, cols),
+                n * (n + 1.0) / 2.0 * cols as f64
+            );
+        }
+        // A wide table samples fewer positions: about the same budget.
+        let (narrow, wide) = (CosineMatrix::work(2048, 96), CosineMatrix::work(2048, 768));
+        assert!(wide > narrow && wide < 2.0 * COSINE_BUDGET as f64);
     }
 
     #[test]

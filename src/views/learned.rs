@@ -311,10 +311,14 @@ fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
             draw_wall(p, rect, rows, n);
             Some(rect)
         };
-        // A new random table while a slider moves: its sampled rows only.
-        if p.quick() && !m.table.ready() {
-            if let Some((rows, stride, range)) = m.sample.get() {
-                return draw(&rows, stride, m.shape.get().0, range);
+        // A new random table while a slider moves: its sampled rows only, when drawing
+        // the whole table would not fit in the frame.
+        if m.table_key.get()[0] == 1 && !m.table.ready() {
+            let (rows, cols) = m.shape.get();
+            if p.quick_for(draw_work(rows, cols)) {
+                if let Some((rows, stride, range)) = m.sample.get() {
+                    return draw(&rows, stride, m.shape.get().0, range);
+                }
             }
         }
         let r = m.range.get();
@@ -368,6 +372,14 @@ fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
     .into_any()
 }
 
+/// The work of drawing a new random `rows × cols` table, in the cosine matrix's unit (a
+/// multiply-add). An estimate: a ziggurat sample (one random integer, one multiply, a
+/// conversion) is taken to cost about four; only the prediction of a paint's cost uses it.
+fn draw_work(rows: usize, cols: usize) -> f64 {
+    const PER_CELL: f64 = 4.0;
+    PER_CELL * (rows * cols) as f64
+}
+
 /// The heatmap's colour range: `3·rms` of the table's values.
 fn range_of(t: &Table) -> f64 {
     let d = &t.data;
@@ -406,9 +418,21 @@ fn SimilarityPanel(m: LearnedMemos) -> impl IntoView {
     let paint = move |p: &Painter| {
         let n = m.seq_len.get();
         let rows = Some(m.shape.get().0).filter(|&r| r > 0)?;
-        // While a slider moves, a matrix of fewer positions (a new random table costs the
-        // full one tens of milliseconds); the full one once the controls rest.
-        let source = if p.quick() { m.cos_quick } else { cos };
+        // While a slider moves, a matrix of fewer positions when the full one is not
+        // computed yet (a new table costs it tens of milliseconds); the full one once the
+        // controls rest.
+        let quick = if cos.ready() {
+            p.quick()
+        } else {
+            let (_, cols) = m.shape.get();
+            let drawn = if m.table.ready() {
+                0.0
+            } else {
+                draw_work(rows, cols)
+            };
+            p.quick_for(drawn + CosineMatrix::work(rows, cols))
+        };
+        let source = if quick { m.cos_quick } else { cos };
         source.with(|c| {
             let c = c.as_ref()?;
             let cmap = ColorMap::diverging();
