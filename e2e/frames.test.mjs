@@ -4,7 +4,7 @@
 // paint once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, openApp, settle, reveal, revealAll, registeredViews } from './support.mjs';
+import { useApp, openApp, settle, reveal, revealAll, registeredViews, slide } from './support.mjs';
 
 const app = useApp();
 
@@ -119,6 +119,47 @@ for (const [query, slider, panel] of [
     const quick = (await page.evaluate(() => window.__peLab.coarsePaints ?? 0)) - before;
     assert.ok(quick > 0, `${panel} painted quick while dragging`);
     await assertEqualsFreshLoad(page, errors, `${panel}, after the drag`);
+    await context.close();
+  });
+}
+
+// A chart that knows its work (Painter::quick_for) predicts a paint's cost from it: after a
+// rest at a slider's smallest value, one input to its largest is known to be costly, and that
+// very frame draws quick data (marked `data-reduced`) instead of missing the frame; at rest
+// the chart is painted in full, equal to a fresh load.
+for (const [query, slider, panel] of [
+  ['view=precision&head_dim=512&pos=63095734&m=63095734', 'ctl-max_dist', 'precision-score'],
+  ['view=rope&head_dim=512', 'ctl-max_dist', 'rope-decay'],
+  ['view=rope&head_dim=512', 'ctl-max_dist', 'rope-score-distance'],
+  ['view=scaling', 'ctl-factor', 'scaling-score-distance'],
+  ['view=learned&table=random&cols=768&seq_len=4096', 'ctl-rows', 'learned-heatmap'],
+  ['view=learned&table=random&cols=768&seq_len=4096', 'ctl-rows', 'learned-similarity'],
+]) {
+  test(`${panel}: a jump of ${slider} from its smallest to its largest value draws quick in that frame`, async () => {
+    const { page, context, errors } = await openApp(app.browser, `${app.server.url}?${query}`);
+    const canvas = `[data-panel="${panel}"] canvas.chart`;
+    await page.evaluate((c) => document.querySelector(c).scrollIntoView({ block: 'end' }), canvas);
+    await settle(page);
+    const end = (which) => page.evaluate(([id, w]) => document.getElementById(id)[w], [slider, which]);
+    await slide(page, `#${slider}`, await end('min'));
+    await settle(page);
+    const reduced = () => page.evaluate((c) => document.querySelector(c).hasAttribute('data-reduced'), canvas);
+    assert.equal(await reduced(), false, `${panel} at rest is the full picture`);
+    const before = await page.evaluate((c) => document.querySelector(c).toDataURL(), canvas);
+    // One input, then the frame that applies it and paints.
+    const shown = await page.evaluate(([id, c]) => new Promise((resolve) => {
+      const el = document.getElementById(id);
+      el.value = el.max;
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      requestAnimationFrame(() => setTimeout(() => {
+        const canvasEl = document.querySelector(c);
+        resolve({ reduced: canvasEl.hasAttribute('data-reduced'), data: canvasEl.toDataURL() });
+      }, 0));
+    }), [slider, canvas]);
+    assert.ok(shown.data !== before, `${panel} shows the jump in its frame`);
+    assert.ok(shown.reduced, `${panel} drew quick data in the jump's frame`);
+    await assertEqualsFreshLoad(page, errors, `${panel}, after the jump`);
+    assert.equal(await reduced(), false, `${panel} refined at rest`);
     await context.close();
   });
 }

@@ -47,13 +47,13 @@ pub fn media_matches(query: &str) -> bool {
 
 /// Records that a chart finished painting: `window.__peLab = {paints, firstPaintMs,
 /// lastPaintMs, memoryBytes, coarsePaints}` (milliseconds since navigation; the wasm
-/// memory's size; how many paints were quick, coarse ones), read by the benchmark and the
-/// end-to-end tests.
-pub fn mark_painted(coarse: usize) {
+/// memory's size; how many paints were `reduced`: a coarser raster or quick data, refined
+/// once the controls rest), read by the benchmark and the end-to-end tests.
+pub fn mark_painted(reduced: bool) {
     let Some(record) = pe_lab_record() else {
         return;
     };
-    if coarse > 1 {
+    if reduced {
         let n = js_sys::Reflect::get(&record, &"coarsePaints".into())
             .ok()
             .and_then(|v| v.as_f64())

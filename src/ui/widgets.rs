@@ -835,7 +835,15 @@ fn chart_canvas(chart: Chart) -> AnyView {
             }
             slot.painted(coarse, ms);
         }
-        dom::mark_painted(coarse);
+        // A coarser raster or quick data: refined once the controls rest. Marked on the
+        // canvas (`data-reduced`) for the specs that check which picture a frame showed.
+        let reduced = coarse > 1 || painter.quick_data.get();
+        let _ = if reduced {
+            painter.canvas.set_attribute("data-reduced", "")
+        } else {
+            painter.canvas.remove_attribute("data-reduced")
+        };
+        dom::mark_painted(reduced);
     });
     let fraction = move |ev: &web_sys::MouseEvent| -> Option<(f64, f64)> {
         let canvas = node_ref.get_untracked()?;
