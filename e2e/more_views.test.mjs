@@ -222,3 +222,22 @@ test('no view logs an error or requests another origin', async () => {
     await context.close();
   }
 });
+
+test('the learned captions describe the table shown: trained or random', async () => {
+  const about = (page, panel) => page.locator(`[data-panel="${panel}"] p.about`).innerText();
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=learned`);
+  await settle(page);
+  assert.match(await about(page, 'learned-heatmap'), /training found it/);
+  assert.match(await about(page, 'learned-similarity'), /^Training discovered order/);
+  // Switching the source to a random table changes what the captions say of it.
+  await page.locator('[data-control="table"] input[value="random"]').check();
+  await settle(page);
+  const heat = await about(page, 'learned-heatmap');
+  assert.match(heat, /drawn at random/);
+  assert.doesNotMatch(heat, /training found it/);
+  const sim = await about(page, 'learned-similarity');
+  assert.match(sim, /^A random table has no structure/);
+  assert.doesNotMatch(sim, /Training discovered/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

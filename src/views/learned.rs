@@ -316,8 +316,8 @@ fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
         if m.table_key.get()[0] == 1 && !m.table.ready() {
             let (rows, cols) = m.shape.get();
             if p.quick_for(draw_work(rows, cols)) {
-                if let Some((rows, stride, range)) = m.sample.get() {
-                    return draw(&rows, stride, m.shape.get().0, range);
+                if let Some((sampled, stride, range)) = m.sample.get() {
+                    return draw(&sampled, stride, rows, range);
                 }
             }
         }
@@ -363,7 +363,10 @@ fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
             <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Heatmap of the learned position table, {} positions.", m.seq_len.get())) paint=paint height=340.0
                 marks=highlight_marks(move || (m.shape.get().1, m.seq_len.get()))/>
             <p class="about">
-                "Each row is the vector learned for one position. Unlike the sinusoidal table no formula makes it: training found it. "
+                {move || match m.ls.with(|l| l.table) {
+                    TableSource::Random => "Each row is one position's vector, drawn at random from N(0, 0.02²): a table before any training, as a model starts. No formula and no training has given it order yet. ",
+                    _ => "Each row is the vector learned for one position. Unlike the sinusoidal table no formula makes it: training found it. ",
+                }}
                 "In MiniLM, row 0 — always the slot of BERT's [CLS] token — has five times the norm of the others (2.36 against about 0.48). Grey rows past the end are the wall: positions the model never had."
             </p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb npy=Some((big, npy_cb))/>
@@ -472,8 +475,11 @@ fn SimilarityPanel(m: LearnedMemos) -> impl IntoView {
         <Panel id=ID>
             <ChartCanvas node_ref=canvas label=Signal::derive(move || "Heatmap of cosine similarity between learned position vectors.".to_string()) paint=paint height=340.0/>
             <p class="about">
-                "Training discovered order: neighbouring positions got similar vectors, so the matrix is bright along its diagonal. "
-                "But it is only partly relative: the band changes along the diagonal (not a Toeplitz matrix), unlike the sinusoidal PE·PEᵀ. The random table has no structure at all."
+                {move || match m.ls.with(|l| l.table) {
+                    TableSource::Random => "A random table has no structure: each position is similar only to itself (the one-cell diagonal), about 0 to every other, near or far. Nothing in it tells neighbours from strangers. ",
+                    _ => "Training discovered order: neighbouring positions got similar vectors, so the matrix is bright along its diagonal. ",
+                }}
+                "In the trained MiniLM table the order is only partly relative: the band changes along the diagonal (not a Toeplitz matrix), unlike the sinusoidal PE·PEᵀ."
             </p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb/>
         </Panel>
