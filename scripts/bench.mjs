@@ -8,7 +8,8 @@
 //   node scripts/bench.mjs [--moves 30] [--view rope] [--size default|largest] [--slider ctl-seq_len]
 //                          [--loads-only 1] [--skip-loads 1] [--panels 1] [--panel pe-heatmap]
 //                          [--out bench-results/latest.json] [--debug 1]
-//   --debug 1 prints every move (latency, the input's wait for the main thread, the first frames);
+//   --debug 1 prints every move (latency, the input's wait for the main thread, what the charts' paints
+//     took in its frame: `__peLab.framePaintMs`, the first frames);
 //   BENCH_TRACE=file.json writes a Chromium trace of the measured moves (one slider: use --slider);
 //   BENCH_TRACE_CPU=1 adds V8's sampling profiler to it (a PE_LAB_PROFILE=1 build names the wasm functions),
 //   BENCH_TRACE_CATEGORIES=a,b more trace categories (e.g. disabled-by-default-devtools.timeline.invalidationTracking).
@@ -518,7 +519,11 @@ async function measureSlider(page, id, moves) {
   for (let k = 1; k <= moves; k++) {
     await page.evaluate(() => window.__bench.arm());
     await page.mouse.move(x(spread(k)), y);
-    const r = await page.evaluate(() => window.__bench.result);
+    // With the time the move's frame spent in the charts' paints (wasm and canvas calls).
+    const r = await page.evaluate(async () => {
+      const got = await window.__bench.result;
+      return got && { ...got, paintMs: window.__peLab.framePaintMs };
+    });
     if (r) samples.push(r);
   }
   if (process.env.BENCH_TRACE) fs.writeFileSync(process.env.BENCH_TRACE, await page.context().browser().stopTracing());
@@ -600,7 +605,7 @@ for (const { name } of registered) {
         settled_p95: quantile(visible.map((s) => s.settled), 0.95), drag, ok,
       };
       rows.push(row);
-      if (args.debug) console.log(JSON.stringify(drag), '\n' + samples.map((s) => `${Math.round(s.first)} ms (input waited ${s.wait.toFixed(1)}) ${JSON.stringify(s.trail)}`).join('\n'));
+      if (args.debug) console.log(JSON.stringify(drag), '\n' + samples.map((s) => `${Math.round(s.first)} ms (input waited ${s.wait.toFixed(1)}, charts painted ${s.paintMs?.toFixed(1)}) ${JSON.stringify(s.trail)}`).join('\n'));
       const dragText = drag && visible.length ? `${drag.changed}/${Math.max(1, Math.round(Math.min(drag.moves, drag.slots) * drag.needRate))} = ${(100 * drag.share).toFixed(0)}%` : 'n/a';
       console.log(
         `${name.padEnd(11)} ${size.padEnd(8)} ${(id.replace('ctl-', '') + (watched ? ' ↓' : '')).padEnd(18)} ${String(visible.length).padStart(2)}/${String(samples.length).padEnd(2)} ${fmt(row.input_p50)} ${fmt(p95)} | ${fmt(row.first_p50)} ${fmt(row.first_p95)} | ${fmt(row.all_p95)} | ${fmt(row.settled_p95)}      | ${dragText.padEnd(19)} | ${ok ? 'ok' : 'MISS'}`,

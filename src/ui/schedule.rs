@@ -78,6 +78,8 @@ thread_local! {
     static UNCOUNTED: Cell<bool> = const { Cell::new(false) };
     /// Turns are to be given after the effects now queued have run.
     static TURNS_QUEUED: Cell<bool> = const { Cell::new(false) };
+    /// What the charts painted since the current animation frame began cost, in ms.
+    static FRAME_PAINT_MS_SO_FAR: Cell<f64> = const { Cell::new(0.0) };
 }
 
 impl Slot {
@@ -187,6 +189,13 @@ impl Slot {
     /// The chart painted at `coarse` (see [`Slot::coarseness`]) in `ms`. A coarse paint is
     /// followed by a full one once the controls rest.
     pub fn painted(&self, coarse: usize, ms: f64) {
+        // `__peLab.framePaintMs`: what the charts painted since this animation frame began
+        // cost (the benchmark's breakdown of a move's frame).
+        let so_far = FRAME_PAINT_MS_SO_FAR.with(|t| {
+            t.set(t.get() + ms);
+            t.get()
+        });
+        dom::set_record("framePaintMs", so_far);
         let c = coarse.max(1) as f64;
         with_entry(self.id, |e| {
             e.cost_ms = ms * c * c;
@@ -378,6 +387,7 @@ fn give_queued_turns() {
 /// browser renders this frame.
 fn frame() {
     FRAME_REQUESTED.with(|r| r.set(false));
+    FRAME_PAINT_MS_SO_FAR.with(|t| t.set(0.0));
     let inputs = INPUTS.with_borrow_mut(std::mem::take);
     if inputs.is_empty() {
         give_queued_turns();
