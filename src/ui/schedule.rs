@@ -189,8 +189,9 @@ impl Slot {
     /// The chart painted at `coarse` (see [`Slot::coarseness`]) in `ms`. A coarse paint is
     /// followed by a full one once the controls rest.
     pub fn painted(&self, coarse: usize, ms: f64) {
-        // `__peLab.framePaintMs`: what the charts painted since this animation frame began
-        // cost (the benchmark's breakdown of a move's frame).
+        // `__peLab.framePaintMs`: what the charts painted since the last animation frame of
+        // the schedule began cost (the benchmark's breakdown of a move's frame; a refinement
+        // at rest, outside any frame, adds to it).
         let so_far = FRAME_PAINT_MS_SO_FAR.with(|t| {
             t.set(t.get() + ms);
             t.get()
