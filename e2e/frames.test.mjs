@@ -10,6 +10,8 @@ const app = useApp();
 
 /** Every chart's pixels, in page order. */
 const allCanvases = (page) => page.evaluate(() => [...document.querySelectorAll('main canvas.chart')].map((c) => c.toDataURL()));
+/** Every panel's text (tables, notes and captions that follow the controls once they rest). */
+const allPanelTexts = (page) => page.evaluate(() => [...document.querySelectorAll('main section.panel')].map((p) => p.innerText));
 
 /** Once the controls rest, every chart equals what a fresh load of the page's URL draws, and
  *  neither page logged an error. */
@@ -38,7 +40,7 @@ async function drag(page, id, from, to, steps = 8) {
   await page.mouse.up();
 }
 
-test('after any drags, every canvas equals a fresh load of the final URL, pixel for pixel', async () => {
+test('after any drags, every canvas equals a fresh load of the final URL, pixel for pixel, and so does every panel\'s text', async () => {
   for (const { name } of await registeredViews(app)) {
     const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=${name}`);
     // Every panel is compared, those fetched when scrolled near included.
@@ -56,12 +58,14 @@ test('after any drags, every canvas equals a fresh load of the final URL, pixel 
     await settle(page);
     const finalUrl = page.url();
     const moved = await allCanvases(page);
+    const movedTexts = await allPanelTexts(page);
     const fresh = await openApp(app.browser, finalUrl);
     await revealAll(fresh.page);
     assert.equal(fresh.page.url(), finalUrl, `${name}: a fresh load keeps the URL`);
     const expected = await allCanvases(fresh.page);
     assert.equal(moved.length, expected.length, `${name}: same charts`);
     moved.forEach((d, i) => assert.ok(d === expected[i], `${name}: chart ${i} after the drags differs from a fresh load of ${finalUrl}`));
+    assert.deepEqual(movedTexts, await allPanelTexts(fresh.page), `${name}: the panels' text after the drags differs from a fresh load of ${finalUrl}`);
     assert.deepEqual([...errors, ...fresh.errors], [], name);
     await fresh.context.close();
     await context.close();

@@ -9,7 +9,8 @@
 //                          [--loads-only 1] [--skip-loads 1] [--panels 1] [--panel pe-heatmap]
 //                          [--out bench-results/latest.json] [--debug 1]
 //   --debug 1 prints every move (latency, the input's wait for the main thread, what the charts' paints
-//     took in its frame: `__peLab.framePaintMs`, the first frames);
+//     took in the first frame showing it: `__peLab.framePaintMs`, how many of them were reduced, the
+//     first frames);
 //   BENCH_TRACE=file.json writes a Chromium trace of the measured moves (one slider: use --slider);
 //   BENCH_TRACE_CPU=1 adds V8's sampling profiler to it (a PE_LAB_PROFILE=1 build names the wasm functions),
 //   BENCH_TRACE_CATEGORIES=a,b more trace categories (e.g. disabled-by-default-devtools.timeline.invalidationTracking).
@@ -416,6 +417,7 @@ function instrument() {
     arm() {
       const canvases = shown();
       const base = canvases.map(hash);
+      const reduced0 = window.__peLab?.coarsePaints ?? 0;
       this.result = new Promise((resolve) => {
         const timer = setTimeout(() => { onInput = null; resolve(null); }, 2000);
         onInput = async (stamp) => {
@@ -427,14 +429,16 @@ function instrument() {
             const t = await afterFrame();
             const hs = canvases.map(hash);
             if (hs.some((h, i) => h !== last[i])) lastChange = t;
-            frames.push({ t, hs });
+            // What the charts' paints took in this frame, and how many were reduced so far.
+            frames.push({ t, hs, paintMs: window.__peLab?.framePaintMs, reduced: window.__peLab?.coarsePaints ?? 0 });
             last = hs;
             if (t - stamp > 200 && t - lastChange > 150 && !busy()) break;
           }
           const final = last;
           const expected = base.map((h, i) => h !== final[i]);
           const at = (pred) => frames.find(pred)?.t;
-          const first = at((f) => f.hs.some((h, i) => h !== base[i]));
+          const firstFrame = frames.find((f) => f.hs.some((h, i) => h !== base[i]));
+          const first = firstFrame?.t;
           const all = at((f) => f.hs.every((h, i) => !expected[i] || h !== base[i]));
           const settled = at((f) => f.t >= lastChange);
           resolve({
@@ -444,6 +448,10 @@ function instrument() {
             first: first === undefined ? null : first - stamp,
             all: first === undefined ? null : all - stamp,
             settled: first === undefined ? null : settled - stamp,
+            // In the first frame showing the change: the charts' paints (ms), and how many
+            // of them were reduced (coarse or quick, refined at rest).
+            paintMs: firstFrame?.paintMs,
+            reduced: firstFrame ? firstFrame.reduced - reduced0 : null,
           });
         };
       });
@@ -519,11 +527,7 @@ async function measureSlider(page, id, moves) {
   for (let k = 1; k <= moves; k++) {
     await page.evaluate(() => window.__bench.arm());
     await page.mouse.move(x(spread(k)), y);
-    // With the time the move's frame spent in the charts' paints (wasm and canvas calls).
-    const r = await page.evaluate(async () => {
-      const got = await window.__bench.result;
-      return got && { ...got, paintMs: window.__peLab.framePaintMs };
-    });
+    const r = await page.evaluate(() => window.__bench.result);
     if (r) samples.push(r);
   }
   if (process.env.BENCH_TRACE) fs.writeFileSync(process.env.BENCH_TRACE, await page.context().browser().stopTracing());
@@ -605,7 +609,7 @@ for (const { name } of registered) {
         settled_p95: quantile(visible.map((s) => s.settled), 0.95), drag, ok,
       };
       rows.push(row);
-      if (args.debug) console.log(JSON.stringify(drag), '\n' + samples.map((s) => `${Math.round(s.first)} ms (input waited ${s.wait.toFixed(1)}, charts painted ${s.paintMs?.toFixed(1)}) ${JSON.stringify(s.trail)}`).join('\n'));
+      if (args.debug) console.log(JSON.stringify(drag), '\n' + samples.map((s) => `${Math.round(s.first)} ms (input waited ${s.wait.toFixed(1)}, charts painted ${s.paintMs?.toFixed(1)} ms in its frame, ${s.reduced} reduced) ${JSON.stringify(s.trail)}`).join('\n'));
       const dragText = drag && visible.length ? `${drag.changed}/${Math.max(1, Math.round(Math.min(drag.moves, drag.slots) * drag.needRate))} = ${(100 * drag.share).toFixed(0)}%` : 'n/a';
       console.log(
         `${name.padEnd(11)} ${size.padEnd(8)} ${(id.replace('ctl-', '') + (watched ? ' ↓' : '')).padEnd(18)} ${String(visible.length).padStart(2)}/${String(samples.length).padEnd(2)} ${fmt(row.input_p50)} ${fmt(p95)} | ${fmt(row.first_p50)} ${fmt(row.first_p95)} | ${fmt(row.all_p95)} | ${fmt(row.settled_p95)}      | ${dragText.padEnd(19)} | ${ok ? 'ok' : 'MISS'}`,

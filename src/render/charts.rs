@@ -233,7 +233,19 @@ pub fn usable_range(lo: f64, hi: f64) -> (f64, f64) {
     }
 }
 
-/// A y range that encloses every column of every series with a little headroom.
+/// The smallest 1, 2 or 5 × 10^k at least `x` (positive and finite).
+fn round_step(x: f64) -> f64 {
+    let magnitude = 10f64.powf(x.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * magnitude)
+        .find(|&s| s >= x)
+        .unwrap_or(10.0 * magnitude)
+}
+
+/// A y range that encloses every column of every series with a little headroom. A linear
+/// range ends on whole steps of about 2–5 % of the data's span: while a slider nudges the
+/// data, the axes (and their labels) hold still unless the data crosses a step.
 pub fn fit_y_range(series: &[Series], log: bool) -> (f64, f64) {
     let (lo, hi) = series
         .iter()
@@ -245,8 +257,16 @@ pub fn fit_y_range(series: &[Series], log: bool) -> (f64, f64) {
     if log {
         usable_range(lo, hi)
     } else {
-        let pad = (hi - lo) * 0.05;
-        usable_range(lo - pad, hi + pad)
+        let span = hi - lo;
+        if !(span.is_finite() && span > f64::EPSILON * hi.abs().max(lo.abs()).max(1.0)) {
+            return usable_range(lo, hi);
+        }
+        let step = round_step(span / 50.0);
+        let pad = span * 0.02;
+        usable_range(
+            ((lo - pad) / step).floor() * step,
+            ((hi + pad) / step).ceil() * step,
+        )
     }
 }
 
@@ -851,5 +871,42 @@ mod tests {
         assert_eq!(axis_label(-0.0004), "-4e-4");
         // Ticks computed as start + k·step land a rounding error off zero.
         assert_eq!(axis_label(-2.7e-17), "0");
+    }
+
+    fn spanning(lo: f64, hi: f64) -> Vec<Series> {
+        vec![Series {
+            name: "s".into(),
+            colour: RGBColor(0, 0, 0),
+            columns: vec![Column { x: 0.0, lo, hi }],
+            style: SeriesStyle::Line,
+        }]
+    }
+
+    #[test]
+    fn linear_ranges_end_on_steps_that_hold_while_data_nudges() {
+        // Span 10: steps of 0.2, at least 0.2 of headroom on each side.
+        // A nudge of the data inside a step keeps the range (the chart's frame is reused).
+        for (a, b) in [(-3.05, 6.95), (-3.1, 6.9), (-3.02, 6.98)] {
+            let (lo, hi) = fit_y_range(&spanning(a, b), false);
+            assert!(
+                (lo + 3.4).abs() < 1e-12 && (hi - 7.2).abs() < 1e-12,
+                "{lo} {hi}"
+            );
+        }
+        for (a, b) in [(0.0, 1.0), (-1e-6, 3e-6), (1e5, 1.2e5), (-7.0, -6.5)] {
+            let (lo, hi) = fit_y_range(&spanning(a, b), false);
+            let span = b - a;
+            assert!(
+                lo <= a - 0.02 * span && lo >= a - 0.08 * span,
+                "{a} {b}: {lo}"
+            );
+            assert!(
+                hi >= b + 0.02 * span && hi <= b + 0.08 * span,
+                "{a} {b}: {hi}"
+            );
+        }
+        // A flat series still gets a drawable range; no data gives the unit range.
+        assert_eq!(fit_y_range(&spanning(2.0, 2.0), false), (1.5, 2.5));
+        assert_eq!(fit_y_range(&[], false), (0.0, 1.0));
     }
 }

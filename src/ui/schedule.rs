@@ -478,8 +478,11 @@ fn idle() {
 /// of numbers rebuilt on every slider move would cost the charts their frame (hundreds of new
 /// elements to lay out). The first value is computed at once; later ones lag an input by the
 /// rest time, and `__peLab.pending` counts them until they are current.
-pub fn at_rest(compute: impl Fn() -> String + 'static) -> ReadSignal<String> {
-    let out = RwSignal::new(String::new());
+pub fn at_rest<T>(compute: impl Fn() -> T + 'static) -> ReadSignal<T>
+where
+    T: PartialEq + Default + Send + Sync + 'static,
+{
+    let out = RwSignal::new(T::default());
     let slot = Slot::register();
     // The first run counts as the slot's turn.
     slot.used.set_value(u32::MAX);

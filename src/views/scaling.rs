@@ -476,10 +476,12 @@ fn FrequenciesPanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl 
         });
         export::csv_text(text, "scaling-frequencies.csv");
     });
-    let summary = move || {
+    // Each method's α, base, ramp and factors: followed once the controls rest (the band
+    // on the charts moves live), so that a slider's frame does not lay out the table again.
+    let rows = schedule::at_rest(move || {
         results.with(|rs| {
             rs.iter()
-                .filter_map(|(m, r)| r.as_ref().ok().map(|s| (m, s)))
+                .filter_map(|(m, r)| r.as_ref().ok().map(|s| (*m, s)))
                 .map(|(m, s)| {
                     let mut parts = vec![format!("α = {}", sig(s.attention, 8))];
                     if let Some(t) = s.theta {
@@ -495,8 +497,15 @@ fn FrequenciesPanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl 
                             "short factors (n ≤ L0)".into()
                         });
                     }
-                    view! { <tr><th scope="row">{m.title()}</th><td>{parts.join(" · ")}</td></tr> }
+                    (m.title(), parts.join(" · "))
                 })
+                .collect::<Vec<_>>()
+        })
+    });
+    let summary = move || {
+        rows.with(|rows| {
+            rows.iter()
+                .map(|(title, parts)| view! { <tr><th scope="row">{*title}</th><td>{parts.clone()}</td></tr> })
                 .collect_view()
         })
     };
