@@ -7,6 +7,8 @@
 pub mod encoding;
 /// File formats for exports (CSV, NPY).
 pub mod export;
+/// The fixed explanatory sentences of the views and panels, as data (checked by `tests/claims.rs`).
+pub mod captions;
 /// Readable numbers and MathML formulas.
 pub mod format;
 /// Colour maps, heatmap rasters, line envelopes and chart drawing.

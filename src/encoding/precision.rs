@@ -280,3 +280,29 @@ fn distinct_rounded(significant_bits: u32, top: f64) -> u64 {
     }
     count
 }
+
+/// Angle errors below this are drawn at it (a log axis has no zero).
+pub const ERROR_FLOOR_RAD: f64 = 1e-12;
+
+/// Positions up to this are scanned one by one for [`first_break`]; past it, only samples.
+pub const EXACT_BREAK_SCAN: u64 = 1 << 16;
+
+/// The first of `positions` (in order) at which some pair's angle under `path` is off the
+/// exact angle by more than `threshold_rad` (or is not finite).
+pub fn first_break(
+    path: Path,
+    head_dim: usize,
+    theta: f64,
+    threshold_rad: f64,
+    positions: impl IntoIterator<Item = u64>,
+) -> Option<u64> {
+    let exact_inv = inv_freq(Path::Exact, head_dim, theta);
+    let path_inv = inv_freq(path, head_dim, theta);
+    positions.into_iter().find(|&pos| {
+        let e = largest_error(
+            &angles(path, &path_inv, pos),
+            &angles(Path::Exact, &exact_inv, pos),
+        );
+        e.is_nan() || e > threshold_rad
+    })
+}

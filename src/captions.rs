@@ -1,0 +1,123 @@
+//! What the views say: every fixed explanatory sentence of the view introductions and of the
+//! panels' "what you are seeing" paragraphs, as data. The views show these; `tests/claims.rs`
+//! reads [`ALL`] and checks every number in them against the core, and fails when a number
+//! appears that no claim covers. Sentences whose numbers follow the state are built in the
+//! views from the core at render time, not here.
+//!
+//! The symbols are those of the Notation table (`assets/notation.json`): `pos`, `col`,
+//! `d_model`, pair `i`, `base`, `ω_i`, `λ_i`, offset `Δ`, query and key `q`, `k` at positions
+//! `m`, `n`, `D` rotated dimensions, `L₀`, `s`, `α`.
+
+/// One fixed text: where it is shown (a panel ID, or `view:<name>` for a view's
+/// introduction), and the text.
+#[derive(Clone, Copy, Debug)]
+pub struct Caption {
+    pub place: &'static str,
+    pub text: &'static str,
+}
+
+// Why position?
+pub const ATTENTION_INTRO: &str = "Self-attention compares every token with every other one, but nothing in that comparison says where a token stands. Shuffle the sentence: without a positional encoding each word gets exactly the same output as before, only in a new place, so “the dog bit the man” and “the man bit the dog” look alike. With positions, the outputs change.";
+pub const PERMUTATION_DEMO: &str = "One attention head, 8-dimensional toy embeddings and weights (fixed, seeded), no causal mask. A token's change is the largest difference between its output now and in the original sentence. Without positions every change is zero: attention is permutation-equivariant (often called permutation-invariant): reordering the tokens reorders their outputs and changes none of them. The two “the” tokens even get identical outputs. A causal mask, where each token sees only earlier ones, would leak order.";
+
+// Sinusoidal
+pub const SINUSOIDAL_INTRO: &str = "Attention on its own treats a sentence as a bag of words. Vaswani et al. (2017) add to each token a vector that depends only on its position: pairs of columns hold the sine and cosine of the position at one frequency ω_i, and the frequencies fall geometrically from one pair i to the next.";
+pub const PE_HEATMAP_INTERLEAVED: &str = "Each row is one position pos, each column col one dimension. In this interleaved layout pair i fills columns 2i and 2i + 1, so left columns oscillate fast (short wavelengths) and right columns slowly: together they give every position its own pattern. ";
+pub const PE_HEATMAP_CONCAT: &str = "Each row is one position pos, each column col one dimension. In this concatenated layout the sines come first (pair i in column i), then the cosines in the same order: each half runs from fast on its left to slow on its right. ";
+pub const PE_CURVES: &str = "Each column of PE is a sine or cosine wave over positions. The wave of pair i has wavelength λ_i = 2π/ω_i = 2π·base^(2i/d_model): ";
+pub const PE_SPECTRUM: &str = "The frequencies ω_i = base^(−2i/d_model) fall geometrically, so on a log axis they form a straight line. Pairs whose wavelength λ_i exceeds seq_len (above the dotted grey line) never complete a turn inside the sequence. ";
+pub const PE_SIMILARITY: &str = "Each pair adds sin(p0·ω_i)·sin(pos·ω_i) + cos(p0·ω_i)·cos(pos·ω_i) = cos((pos − p0)·ω_i), so PE[p0]·PE[pos] depends only on the offset pos − p0: the matrix is constant along its diagonals, largest on the diagonal (d_model/2) and falling, with ripples, as positions move apart.";
+pub const PE_OFFSET: &str = "For every offset Δ there is one matrix M(Δ), the same at every position, with PE[pos + Δ] = M(Δ)·PE[pos]: it turns each (sin, cos) pair by the angle Δ·ω_i. The residual is the largest |M(Δ)·PE[pos] − PE[pos + Δ]| over the positions shown. Vaswani et al. (2017) chose sinusoids expecting this to let attention use relative positions. ";
+pub const PE_OFFSET_ODD: &str = "With an odd d_model the last column is a sine without its cosine, so no matrix can advance it: the residual is not zero.";
+pub const PE_INDEX: &str = "The pair index i counts frequencies, not columns: with d_model columns there are ⌈d_model/2⌉ pairs. The interleaved layout puts pair i in columns 2i and 2i + 1; the concatenated layout puts all sines first, then all cosines. Both hold the same numbers.";
+
+// Learned
+pub const LEARNED_INTRO: &str = "BERT and GPT-2 do not compute positions: they learn one vector per position, like a word embedding, and add it to the token. Here is a real trained table, the 512 × 384 position embeddings of all-MiniLM-L6-v2, beside a random initialisation (what training starts from) or a table of your own.";
+pub const LEARNED_HEATMAP_TRAINED: &str = "Each row is the vector learned for one position. Unlike the sinusoidal table no formula makes it: training found it. ";
+pub const LEARNED_HEATMAP_RANDOM: &str = "Each row is one position's vector, drawn at random from N(0, 0.02²): a table before any training, as a model starts. No formula and no training has given it order yet. ";
+pub const LEARNED_HEATMAP_MINILM: &str = "In MiniLM, row 0, always the slot of BERT's [CLS] token, has about five times the norm of the others (2.36 against a median of 0.48). Grey rows past the end are the wall: positions the model never had.";
+pub const LEARNED_SIMILARITY_TRAINED: &str = "Training discovered order: neighbouring positions got similar vectors, so the matrix is bright along its diagonal. ";
+pub const LEARNED_SIMILARITY_RANDOM: &str = "A random table has no structure: each position is similar only to itself (the one-cell diagonal) and near zero to every other, near or far. Nothing in it tells neighbours from strangers. ";
+pub const LEARNED_SIMILARITY_MINILM: &str = "In the trained MiniLM table the order is only partly relative: the band changes along the diagonal (not a Toeplitz matrix), unlike the sinusoidal PE·PEᵀ.";
+pub const LEARNED_PCA: &str = "Each dot is one position, coloured from dark (the first position) to yellow (the last); the grey line joins neighbours. In the table's two directions of largest variance the trained positions wind around a ring, a trace of the periodic structure training found, while random vectors form a shapeless cloud. The axis labels say how much of the variance the plane holds.";
+pub const LEARNED_OFFSET: &str = "Averaged over every pos, the similarity of pos and pos + Δ falls with the offset Δ, with ripples, as if training had half-discovered sinusoids. For the random table it stays near zero at every offset.";
+
+// RoPE
+pub const ROPE_INTRO: &str = "RoPE (Su et al., 2021, RoFormer) adds nothing to the token vectors. It rotates each pair i of query and key dimensions by an angle proportional to the position, pos·ω_i with ω_i = base^(−2i/D). The score of a query at m and a key at n then depends only on m − n.";
+pub const ROPE_ROTATION: &str = "Every clock is one pair i of the query, drawn as a 2-D vector (grey: at position 0; blue: rotated to this position). The first pair spins fastest (ω_0 = 1 radian per position), the last ones barely move: like the hands of a clock, together they tell the position.";
+pub const ROPE_ANGLES: &str = "The same picture as the sinusoidal encoding, one column per pair i: RoPE uses the sinusoid's frequencies ω_i as rotation speeds instead of adding them to the embedding.";
+pub const ROPE_SCORE_DISTANCE: &str = "The line is the score computed from the distance Δ = m − n alone. The markers rotate q to an absolute position m and k to n = m − Δ and take the dot product: for every m they land on the same line, because R(m)ᵀR(n) = R(n − m). RoPE is defined for any integer position, negative ones included.";
+pub const ROPE_SCORE_MATRIX: &str = "Score of the query at position m with the key at position n. Every diagonal (fixed m − n) has one colour: a Toeplitz matrix, the picture of “relative only”.";
+pub const ROPE_DECAY: &str = "RoFormer (Su et al., 2021) bounds the score by a sum over the partial sums S_i, the sum of the unit vectors at angles Δ·ω for the pairs before i. Its Figure 2 plots the mean of |S_i| over the D/2 pairs (blue), which falls with the distance Δ. For q = k = 1 the score itself falls (orange). For random q and k, independent with mean zero, the expected score is zero at every Δ (green) and its spread does not shrink: the decay belongs to aligned q and k (q = k, or pair products that vary slowly with i), not a guarantee.";
+pub const ROPE_WAVELENGTH: &str = "Pairs above the dotted grey line turn less than once over the whole context: they carry coarse position. These are the pairs YaRN and Llama 3 interpolate; position interpolation and NTK rescale the others too.";
+
+// Context extension
+pub const SCALING_INTRO: &str = "Past the length L₀ a model was trained on, only the slow pairs (wavelength λ_i > L₀) meet angles pos·ω_i they have never seen; fast pairs have already turned through every angle. Context-extension methods change the frequencies (and some apply an attention factor α) so that longer texts stay in familiar territory. Sources: transformers' rope types linear, dynamic, yarn, longrope and llama3 (checked against its code); static NTK is bloc97's NTK-aware rule (2023).";
+pub const SCALING_FREQUENCIES: &str = "Position interpolation (Chen et al., 2023) divides every ω_i by s. NTK-aware scaling (bloc97, 2023) raises the base to base·s^(D/(D−2)), which slows the slow pairs most. YaRN (Peng et al., 2023) keeps fast pairs, interpolates slow ones and ramps between (shaded). Llama 3 does the same by wavelength thresholds. Dynamic NTK and LongRoPE (Ding et al., 2024) depend on the current length seq_len.";
+pub const SCALING_SCORE_DISTANCE: &str = "Out to s·L₀ (at most 131,072). Inside the shaded trained range the original curve is what the model learned; the methods try to keep the curve familiar beyond it. YaRN and LongRoPE multiply cos and sin by an attention factor α (transformers' attention_factor), so the rotary part of every logit grows by α²: a sharper softmax. That is YaRN's temperature t < 1, with √(1/t) = α = 0.1·ln s + 1 by default; with partial rotary only the rotary part grows.";
+
+// Relative biases
+pub const BIAS_INTRO: &str = "Some models add no position to the tokens at all. They add a number to each attention logit that depends only on the distance between query and key: ALiBi (Press et al., 2022; BLOOM, MPT) a straight penalty −slope_h·(m − n) with one slope per head h; T5 (Raffel et al., 2020) a learned scalar per bucket of distances, exact for short ones and logarithmic for long ones.";
+pub const ALIBI_SLOPES: &str = "Steep heads look only at the last few tokens, shallow heads far back. Nothing is learned: the slopes are fixed before training (Press et al., 2022).";
+pub const ALIBI_BIAS: &str = "Entry (m, n) is added to the logit of the query at m for the key at n: −slope_h·(m − n), zero on the diagonal and falling linearly with distance. It depends only on m − n, so the same rule is defined at any length; Press et al. (2022) found that it extrapolates past the training length.";
+pub const T5_BUCKETS: &str = "Small distances get a bucket each; the larger ones share buckets whose sizes grow logarithmically up to max_distance, and everything farther shares the last bucket. Bidirectional attention gives keys after the query their own half of the buckets; causal attention maps every future key to bucket 0.";
+
+// Compare
+pub const COMPARE_INTRO: &str = "The ways to tell a transformer where each token is (fixed, learned, rotary, and two relative biases) in the terms used throughout PE Lab.";
+pub const COMPARE_TABLE: &str = "Two senses of “generalizes”: the sinusoidal and rotary formulas are defined at every position, which is why the sinusoidal encoding is said to generalize to unseen lengths and RoPE, being relative, to generalize better; a trained model still meets positions it never saw past its training length, and degrades there (Press et al., 2022). The last column is about trained models.";
+pub const COMPARE_SIMILARITY: &str = "Sinusoidal similarity and RoPE's q = k = 1 score are the same curve, Σ_i cos(Δ·ω_i): both are built from the same frequencies. ALiBi's factor exp(−slope_h·Δ) multiplies attention and only falls. The learned table's curve comes from training, not a formula. T5 has no fixed curve: its biases are learned scalars, one per bucket of relative distance.";
+
+// Precision
+pub const PRECISION_INTRO: &str = "RoPE's angles are position × frequency. Kept in a low-precision type, positions stop being distinct at long context: bfloat16 has 8 significant bits, so 257 is stored as 256, and float16 overflows to infinity at 65520. transformers keeps positions and angles in float32 and casts only cos and sin (PR huggingface/transformers#29285); GPT-NeoX (before PR EleutherAI/gpt-neox#1016) and Megatron-LM (issue NVIDIA/Megatron-LM#535) computed them in 16 bits.";
+pub const PRECISION_POSITIONS: &str = "A path that stores positions in a low-precision type maps neighbouring positions to the same value: the staircase. Where a path has fewer distinct positions than the text has tokens, the model cannot tell those tokens' positions apart. ";
+pub const PRECISION_FP16_INF: &str = "float16: infinity from position 65520 (its largest finite value is 65504); cos and sin of infinity are NaN, drawn as a gap.";
+pub const PRECISION_ANGLES: &str = "The error of each path's angle pos·ω_i against the float64 one, wrapped to (−π, π] (an error of π is a rotation pointing the wrong way). Errors below 1e-12 are drawn at 1e-12. The fast pairs (small i) break first: their ω_i is near 1, so a position stored a few units off turns them by whole radians.";
+pub const PRECISION_SCORE: &str = "In exact arithmetic the score of q = k = 1 depends only on m − n: this curve is the same for every query position m. Where a path stores m and its neighbours as one value, keys at different distances get the same rotation, the curve turns into steps or goes flat, and the model's sense of order near m is gone.";
+pub const PRECISION_ERROR: &str = "Each dot is the worst pair at one position. float32 stores every whole number up to 2^24 = 16,777,216 exactly, yet a float32 angle carries a relative rounding error of up to 2^−24 ≈ 6e-8, so the fast pairs drift past 0.1 rad after about a million positions; bfloat16 and float16 break thousands of times earlier. Gaps are infinity or NaN (float16 from 65520).";
+
+/// Every fixed text, with where it is shown.
+pub const ALL: &[Caption] = &[
+    Caption { place: "view:attention", text: ATTENTION_INTRO },
+    Caption { place: "permutation-demo", text: PERMUTATION_DEMO },
+    Caption { place: "view:sinusoidal", text: SINUSOIDAL_INTRO },
+    Caption { place: "pe-heatmap", text: PE_HEATMAP_INTERLEAVED },
+    Caption { place: "pe-heatmap", text: PE_HEATMAP_CONCAT },
+    Caption { place: "pe-curves", text: PE_CURVES },
+    Caption { place: "pe-spectrum", text: PE_SPECTRUM },
+    Caption { place: "pe-similarity", text: PE_SIMILARITY },
+    Caption { place: "pe-offset", text: PE_OFFSET },
+    Caption { place: "pe-offset", text: PE_OFFSET_ODD },
+    Caption { place: "pe-index", text: PE_INDEX },
+    Caption { place: "view:learned", text: LEARNED_INTRO },
+    Caption { place: "learned-heatmap", text: LEARNED_HEATMAP_TRAINED },
+    Caption { place: "learned-heatmap", text: LEARNED_HEATMAP_RANDOM },
+    Caption { place: "learned-heatmap", text: LEARNED_HEATMAP_MINILM },
+    Caption { place: "learned-similarity", text: LEARNED_SIMILARITY_TRAINED },
+    Caption { place: "learned-similarity", text: LEARNED_SIMILARITY_RANDOM },
+    Caption { place: "learned-similarity", text: LEARNED_SIMILARITY_MINILM },
+    Caption { place: "learned-pca", text: LEARNED_PCA },
+    Caption { place: "learned-offset", text: LEARNED_OFFSET },
+    Caption { place: "view:rope", text: ROPE_INTRO },
+    Caption { place: "rope-rotation", text: ROPE_ROTATION },
+    Caption { place: "rope-angles", text: ROPE_ANGLES },
+    Caption { place: "rope-score-distance", text: ROPE_SCORE_DISTANCE },
+    Caption { place: "rope-score-matrix", text: ROPE_SCORE_MATRIX },
+    Caption { place: "rope-decay", text: ROPE_DECAY },
+    Caption { place: "rope-wavelength", text: ROPE_WAVELENGTH },
+    Caption { place: "view:scaling", text: SCALING_INTRO },
+    Caption { place: "scaling-frequencies", text: SCALING_FREQUENCIES },
+    Caption { place: "scaling-score-distance", text: SCALING_SCORE_DISTANCE },
+    Caption { place: "view:bias", text: BIAS_INTRO },
+    Caption { place: "alibi-slopes", text: ALIBI_SLOPES },
+    Caption { place: "alibi-bias", text: ALIBI_BIAS },
+    Caption { place: "t5-buckets", text: T5_BUCKETS },
+    Caption { place: "view:compare", text: COMPARE_INTRO },
+    Caption { place: "compare-table", text: COMPARE_TABLE },
+    Caption { place: "compare-similarity", text: COMPARE_SIMILARITY },
+    Caption { place: "view:precision", text: PRECISION_INTRO },
+    Caption { place: "precision-positions", text: PRECISION_POSITIONS },
+    Caption { place: "precision-positions", text: PRECISION_FP16_INF },
+    Caption { place: "precision-angles", text: PRECISION_ANGLES },
+    Caption { place: "precision-score", text: PRECISION_SCORE },
+    Caption { place: "precision-error", text: PRECISION_ERROR },
+];

@@ -1,0 +1,733 @@
+//! Every number a student reads is a claim, and this file checks them. The texts are the
+//! shipped lessons (`lessons/*.json`: every step's title, text and prompt) and the panels' and
+//! views' fixed sentences (`pe_lab::captions::ALL`). Each claim names where it is said, the
+//! phrase that says it, and a check that computes it from the core. The test fails when:
+//! - a check fails (the sentence is wrong);
+//! - a claim's phrase is no longer in its text (the sentence changed: check it again);
+//! - a text holds a digit that no claim, source or name covers (a new number slipped in);
+//! - a lesson step's text is longer than a projector can carry, or uses a tracked symbol
+//!   before the step that defines it.
+//!
+//! Numbers that follow the state (live wavelengths, counts, break positions) are computed in
+//! the views from the core at render time; they are not here.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::f64::consts::{PI, TAU};
+
+use pe_lab::captions;
+use pe_lab::encoding::attention::{output_changes, Positions, DIM, TOKENS};
+use pe_lab::encoding::learned::Table;
+use pe_lab::encoding::precision::{
+    self, distinct_positions, first_break, Path, ERROR_FLOOR_RAD, EXACT_BREAK_SCAN,
+};
+use pe_lab::encoding::rope::{
+    base_inv_freq, scale, yarn_correction_dim, yarn_mscale, Method, PairLayout, Rope,
+    ScalingParams,
+};
+use pe_lab::encoding::similarity::{OffsetMap, PositionSimilarity};
+use pe_lab::encoding::sinusoidal::{column_role, pair_count, ColumnKind, Layout, Sinusoid};
+use pe_lab::state::lesson::parse_lesson;
+use pe_lab::state::AppState;
+
+/// Where a text is shown: `lesson:<lesson>/<step title>` or a caption's place.
+type Place = String;
+
+/// A claim: where it is said, the phrase that says it, and the check.
+struct Claim {
+    place: &'static str,
+    phrase: &'static str,
+    check: fn(),
+}
+
+const fn claim(place: &'static str, phrase: &'static str, check: fn()) -> Claim {
+    Claim {
+        place,
+        phrase,
+        check,
+    }
+}
+
+/// Sources named in the texts: a digit inside one of these is a citation, not a claim. Each
+/// is listed with the work it names.
+const SOURCES: &[(&str, &str)] = &[
+    ("Vaswani et al. (2017)", "Attention Is All You Need"),
+    ("Press et al., 2022", "Train Short, Test Long: Attention with Linear Biases (ALiBi)"),
+    ("Press et al. (2022)", "Train Short, Test Long: Attention with Linear Biases (ALiBi)"),
+    ("Su et al., 2021", "RoFormer: Enhanced Transformer with Rotary Position Embedding"),
+    ("Chen et al., 2023", "Extending Context Window of Large Language Models via Positional Interpolation"),
+    ("bloc97, 2023", "NTK-Aware Scaled RoPE (Reddit r/LocalLLaMA post)"),
+    ("bloc97's NTK-aware rule (2023)", "NTK-Aware Scaled RoPE (Reddit r/LocalLLaMA post)"),
+    ("Peng et al., 2023", "YaRN: Efficient Context Window Extension of Large Language Models"),
+    ("Ding et al., 2024", "LongRoPE: Extending LLM Context Window Beyond 2 Million Tokens"),
+    ("Raffel et al., 2020", "Exploring the Limits of Transfer Learning (T5)"),
+    ("huggingface/transformers#29285", "transformers pull request: RoPE in float32"),
+    ("EleutherAI/gpt-neox#1016", "GPT-NeoX pull request: rotary inv_freq precision"),
+    ("NVIDIA/Megatron-LM#535", "Megatron-LM issue: float16 positions in rotary embeddings"),
+    ("Figure 2", "RoFormer's Figure 2 (the long-term decay)"),
+];
+
+/// Names that contain digits and are not numbers.
+const NAMES: &[&str] = &[
+    "all-MiniLM-L6-v2",
+    "GPT-2",
+    "Llama 3",
+    "bfloat16",
+    "float16",
+    "float32",
+    "float64",
+    "T5",
+    "llama3",
+    "p0",
+    "W_q",
+    "W_k",
+];
+
+const MAX_STEP_WORDS: usize = 35;
+
+fn lesson_file(name: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/lessons/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("lesson file")
+}
+
+/// Every text a student reads, with its place.
+fn texts() -> Vec<(Place, String)> {
+    let mut out = Vec::new();
+    for name in pe_lab::state::lesson::BUILT_IN {
+        let lesson = parse_lesson(&lesson_file(name)).expect("valid lesson");
+        for step in &lesson.steps {
+            let place = format!("lesson:{name}/{}", step.title);
+            for text in [&step.title, &step.text, &step.try_this] {
+                out.push((place.clone(), text.clone()));
+            }
+        }
+    }
+    for c in captions::ALL {
+        out.push((c.place.to_string(), c.text.to_string()));
+    }
+    out
+}
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol * b.abs().max(1.0)
+}
+
+fn step_state(lesson: &str, title: &str) -> AppState {
+    let lesson = parse_lesson(&lesson_file(lesson)).expect("valid");
+    lesson
+        .steps
+        .iter()
+        .find(|s| s.title == title)
+        .unwrap_or_else(|| panic!("no step “{title}”"))
+        .app_state()
+}
+
+fn minilm() -> Table {
+    let bytes = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/assets/minilm_l6_v2_position_embeddings.f16"
+    ))
+    .expect("MiniLM table");
+    Table::from_f16_le(&bytes, 512, 384).expect("512 × 384 table")
+}
+
+fn pe(d_model: usize) -> Sinusoid {
+    Sinusoid::new(d_model, 10000.0, Layout::Interleaved)
+}
+
+fn stored(path: Path, pos: u64) -> f64 {
+    path.stored_position(pos)
+}
+
+/// The exact first break positions of the precision lesson's state (head_dim 128, base 10000).
+fn break_at(path: Path, limit: u64) -> Option<u64> {
+    first_break(path, 128, 10000.0, 0.1, 1..=limit)
+}
+
+/// Pairs of a 128-dimensional head (base 10000) whose wavelength exceeds 4096.
+fn slow_pairs_past_4096() -> usize {
+    base_inv_freq(10000.0, 128)
+        .iter()
+        .filter(|&&w| TAU / w > 4096.0)
+        .count()
+}
+
+fn yarn(factor: f64) -> pe_lab::encoding::rope::Scaled {
+    let p = ScalingParams {
+        factor,
+        orig_ctx: 4096,
+        ..ScalingParams::default()
+    };
+    scale(Method::Yarn, 10000.0, 128, &p).expect("yarn")
+}
+
+const SEED_MATRIX: &str = "lesson:seed/The encoding is a matrix";
+const SEED_SIN_COS: &str = "lesson:seed/Sine on even columns, cosine on odd columns";
+const SEED_COLUMNS: &str = "lesson:seed/Indices count columns, not rows";
+const SEED_PAIR: &str = "lesson:seed/The pair index i";
+const SEED_SHARE: &str = "lesson:seed/A pair shares one frequency";
+const SEED_LOOP: &str = "lesson:seed/The same matrix, column by column";
+const SEED_FAST: &str = "lesson:seed/Fast columns and slow columns";
+const SEED_SIMILARITY: &str = "lesson:seed/Similarity depends only on the offset";
+const SEED_WHY_COS: &str = "lesson:seed/Why sin and cos";
+const SEED_ANY_LENGTH: &str = "lesson:seed/Fixed, with no parameters, at any length";
+const SEED_WALL: &str = "lesson:seed/Learned positions stop at a wall";
+const SEED_ROPE: &str = "lesson:seed/RoPE rotates the query and the key";
+const SEED_RELATIVE: &str = "lesson:seed/RoPE: the score depends only on m − n";
+const SEED_DECAY: &str = "lesson:seed/RoPE's long-term decay";
+const SEED_PAST: &str = "lesson:seed/Past the training length, slow pairs meet new angles";
+const SEED_NTK: &str = "lesson:seed/NTK-aware scaling raises the base";
+const SEED_YARN: &str = "lesson:seed/YaRN keeps fast pairs, interpolates slow ones";
+const SEED_ALPHA: &str = "lesson:seed/YaRN's attention factor";
+const P_BF16: &str = "lesson:precision/bfloat16 cannot count past 256";
+const P_F16: &str = "lesson:precision/float16 rounds positions from 2049";
+const P_INF: &str = "lesson:precision/float16 runs out at 65520";
+const P_FLAT: &str = "lesson:precision/Only m − n matters, until it does not";
+const P_ANGLES: &str = "lesson:precision/Angles break before positions do";
+const P_F32: &str = "lesson:precision/Keep positions and angles in float32";
+
+fn claims() -> Vec<Claim> {
+    vec![
+        // ---- The seed lesson ----
+        claim(SEED_MATRIX, "The outlined row is PE[10], the vector added to the token at position 10", || {
+            assert_eq!(step_state("seed", "The encoding is a matrix").highlight.positions, vec![10]);
+        }),
+        claim(SEED_MATRIX, "rows 0 to 49 change when the text grows to 100 positions, then move Sequence length to 100", || {
+            let s = step_state("seed", "The encoding is a matrix").sinusoidal;
+            assert_eq!(s.seq_len, 50);
+            let pe = Sinusoid::new(s.d_model, s.base, s.layout);
+            let short = pe.matrix(50);
+            assert_eq!(short[..], pe.matrix(100)[..short.len()], "rows 0–49 do not change");
+        }),
+        claim(SEED_SIN_COS, "Column 2i holds sin(pos / 10000^(2i/d_model)), column 2i + 1 the cosine", check_formula),
+        claim(SEED_SIN_COS, "With d_model = 8 the sine columns are 0, 2, 4 and 6", || {
+            let sines: Vec<usize> = (0..8).filter(|&c| column_role(c, 8, Layout::Interleaved).1 == ColumnKind::Sin).collect();
+            assert_eq!(sines, vec![0, 2, 4, 6]);
+            assert_eq!(step_state("seed", "Sine on even columns, cosine on odd columns").highlight.cols, sines);
+        }),
+        claim(SEED_COLUMNS, "The 2i and 2i + 1 of the formula", check_formula),
+        claim(SEED_COLUMNS, "outlined columns 6 and 7", || {
+            assert_eq!(column_role(6, 8, Layout::Interleaved), (3, ColumnKind::Sin));
+            assert_eq!(column_role(7, 8, Layout::Interleaved), (3, ColumnKind::Cos));
+            assert_eq!(step_state("seed", "Indices count columns, not rows").highlight.cols, vec![6, 7]);
+        }),
+        claim(SEED_PAIR, "pair i fills columns 2i and 2i + 1", check_formula),
+        claim(SEED_PAIR, "With d_model = 8 there are 4 pairs, i = 0 to 3", || assert_eq!(pair_count(8), 4)),
+        claim(SEED_PAIR, "how many pairs d_model = 10 has, then set d_model to 10", || assert_eq!(pair_count(10), 5)),
+        claim(SEED_SHARE, "Columns 4 and 5 are pair 2: the sine and cosine of one angle, pos·ω_2", || {
+            assert_eq!(column_role(4, 20, Layout::Interleaved), (2, ColumnKind::Sin));
+            assert_eq!(column_role(5, 20, Layout::Interleaved), (2, ColumnKind::Cos));
+        }),
+        claim(SEED_SHARE, "ω_i = 10000^(−2i/d_model)", || {
+            let p = pe(20);
+            assert!(close(p.omegas[2], 10000f64.powf(-4.0 / 20.0), 1e-15));
+        }),
+        claim(SEED_LOOP, "an even col uses col / d_model in the exponent and an odd col (col − 1) / d_model, so columns 4 and 5 share pair 2", || {
+            let p = pe(8);
+            for pos in [1usize, 7, 30] {
+                assert!(close(p.value(pos, 4), (pos as f64 / 10000f64.powf(4.0 / 8.0)).sin(), 1e-12));
+                assert!(close(p.value(pos, 5), (pos as f64 / 10000f64.powf((5.0 - 1.0) / 8.0)).cos(), 1e-12));
+            }
+        }),
+        claim(SEED_LOOP, "for column 7, then click pair 3's row", || {
+            assert_eq!(column_role(7, 8, Layout::Interleaved), (3, ColumnKind::Cos));
+        }),
+        claim(SEED_FAST, "column 16 completes one wave in 100 positions", || {
+            let s = step_state("seed", "Fast columns and slow columns").sinusoidal;
+            assert_eq!((s.seq_len, s.d_model), (100, 20));
+            let p = pe(20);
+            let (i, _) = column_role(16, 20, Layout::Interleaved);
+            assert!(p.wavelength(i) > 100.0, "it does not: λ = {}", p.wavelength(i));
+        }),
+        claim(SEED_FAST, "λ_i = 2π/ω_i", check_wavelength),
+        claim(SEED_SIMILARITY, "d_model/2 = 64", || {
+            let s = step_state("seed", "Similarity depends only on the offset").sinusoidal;
+            assert_eq!(s.d_model, 128);
+            let sim = PositionSimilarity::new(&pe(128));
+            assert!(close(sim.dot(64, 64), 64.0, 1e-12));
+        }),
+        claim(SEED_SIMILARITY, "PE[10]·PE[20] is larger than PE[100]·PE[110]", || {
+            // The answer the step reveals: neither, they are equal.
+            let p = pe(128);
+            let dot = |a: usize, b: usize| {
+                let (mut x, mut y) = (vec![0.0; 128], vec![0.0; 128]);
+                p.fill_row(a, &mut x);
+                p.fill_row(b, &mut y);
+                x.iter().zip(&y).map(|(u, v)| u * v).sum::<f64>()
+            };
+            assert!(close(dot(10, 20), dot(100, 110), 1e-12));
+        }),
+        claim(SEED_WHY_COS, "‖PE[pos]‖² = d_model/2", || {
+            let p = pe(16);
+            let mut row = vec![0.0; 16];
+            for pos in [0usize, 5, 99, 1000] {
+                p.fill_row(pos, &mut row);
+                assert!(close(row.iter().map(|v| v * v).sum::<f64>(), 8.0, 1e-12));
+            }
+        }),
+        claim(SEED_WHY_COS, "then set d_model to 15", || {
+            // As the panel measures it: 24 positions spread over the 128 shown.
+            let s = step_state("seed", "Why sin and cos").sinusoidal;
+            assert_eq!((s.seq_len, s.d_model, s.offset), (128, 16, 1000));
+            let residual = |d: usize| OffsetMap::new(&pe(d), 1000).residual(1000, (0..128).step_by(6));
+            assert!(residual(15) > 0.1, "the lone sine must break the map: {}", residual(15));
+            assert!(residual(16) < 1e-9);
+        }),
+        claim(SEED_ANY_LENGTH, "at 8192 positions", || {
+            assert_eq!(pe_lab::state::app::SEQ_LEN.max, 8192);
+            assert!(pe(128).value(8191, 0).is_finite());
+        }),
+        claim(SEED_WALL, "all-MiniLM-L6-v2 has one 384-dimensional vector for each of 512 positions. Past position 511", || {
+            let t = minilm();
+            assert_eq!((t.rows, t.cols), (512, 384));
+        }),
+        claim(SEED_WALL, "for position 600, then move Sequence length below 512", || {
+            let s = step_state("seed", "Learned positions stop at a wall").learned;
+            assert!(s.seq_len > 600 && minilm().rows == 512);
+        }),
+        claim(SEED_ROPE, "ω_i = 10000^(−2i/head_dim)", || {
+            let w = base_inv_freq(10000.0, 64);
+            assert!(close(w[5], 10000f64.powf(-10.0 / 64.0), 1e-15));
+        }),
+        claim(SEED_ROPE, "barely move between position 10 and 20", || {
+            let w = base_inv_freq(10000.0, 64);
+            assert!(10.0 * w[31] < 0.01, "the slowest clock turns {} rad", 10.0 * w[31]);
+            assert!(10.0 * w[0] > 1.0);
+        }),
+        claim(SEED_RELATIVE, "queries at 500, 1000 and 5000 draw one curve", || {
+            let s = step_state("seed", "RoPE: the score depends only on m − n").rope;
+            assert_eq!(s.m, vec![500, 1000, 5000]);
+            let r = Rope::plain(64, 1.0, 10000.0, PairLayout::Interleaved);
+            let ones = vec![1.0; 64];
+            for delta in [0.0, 3.0, 100.0, 256.0] {
+                let at = |m: f64| r.score(&ones, &ones, m, m - delta);
+                assert!(close(at(500.0), at(1000.0), 1e-9) && close(at(500.0), at(5000.0), 1e-9));
+            }
+        }),
+        claim(SEED_PAST, "L₀ = 4096", || {
+            assert_eq!(step_state("seed", "Past the training length, slow pairs meet new angles").scaling.orig_ctx, 4096);
+        }),
+        claim(SEED_PAST, "how many of the 64 pairs", || {
+            assert_eq!(base_inv_freq(10000.0, 128).len(), 64);
+            assert_eq!(slow_pairs_past_4096(), 18);
+        }),
+        claim(SEED_NTK, "base·s^(D/(D−2)): pair 0 keeps its frequency, and the slowest pair is divided by exactly s", || {
+            let p = ScalingParams { factor: 16.0, ..ScalingParams::default() };
+            let ntk = scale(Method::Ntk, 10000.0, 128, &p).expect("ntk");
+            let base = base_inv_freq(10000.0, 128);
+            assert!(close(ntk.theta.unwrap(), 10000.0 * 16f64.powf(128.0 / 126.0), 1e-12));
+            assert!(close(ntk.inv_freq[0], base[0], 1e-15));
+            assert!(close(ntk.inv_freq[63], base[63] / 16.0, 1e-12));
+        }),
+        claim(SEED_YARN, "more than β_fast = 32 times in L₀, divides those under β_slow = 1 turn by s", || {
+            let d = ScalingParams::default();
+            assert_eq!((d.beta_fast, d.beta_slow), (32.0, 1.0));
+            let y = yarn(16.0);
+            let base = base_inv_freq(10000.0, 128);
+            for (i, (&w, &b)) in y.inv_freq.iter().zip(&base).enumerate() {
+                let turns = 4096.0 * b / TAU;
+                if turns > 32.0 {
+                    assert!(close(w, b, 1e-15), "pair {i} ({turns} turns) must keep ω_i");
+                }
+                if turns < 1.0 {
+                    assert!(close(w, b / 16.0, 1e-12), "pair {i} ({turns} turns) must be divided by s");
+                }
+            }
+        }),
+        claim(SEED_YARN, "when s goes from 16 to 32", || {
+            // The revealed answer: the ramp depends on β and L₀, not on s.
+            assert_eq!(yarn(16.0).correction, yarn(32.0).correction);
+            assert!(yarn_correction_dim(32.0, 128, 10000.0, 4096) < yarn_correction_dim(1.0, 128, 10000.0, 4096));
+        }),
+        claim(SEED_ALPHA, "α = 0.1·ln s + 1, about 1.28 at s = 16", || {
+            assert!(close(yarn(16.0).attention, 0.1 * 16f64.ln() + 1.0, 1e-12));
+            assert!((yarn(16.0).attention - 1.28).abs() < 0.005);
+            assert!(close(yarn_mscale(16.0, 1.0), 1.0 + 0.1 * 16f64.ln(), 1e-12));
+        }),
+        claim(SEED_ALPHA, "height at distance 0", || {
+            let y = yarn(16.0);
+            let r = Rope::new(128, 128, PairLayout::Half, y.inv_freq.clone(), y.attention);
+            let ones = vec![1.0; 128];
+            assert!(close(r.score(&ones, &ones, 5.0, 5.0), 128.0 * y.attention * y.attention, 1e-9));
+        }),
+        // ---- The precision lesson ----
+        claim(P_BF16, "past 256", check_bf16_256),
+        claim(P_BF16, "bfloat16 keeps 8 significant bits: whole numbers up to 256 are exact, but 257 is stored as 256 and 259 as 260. Past 256", || {
+            check_bf16_256();
+            assert_eq!(stored(Path::Bf16Cache, 257), 256.0);
+            assert_eq!(stored(Path::Bf16Cache, 259), 260.0);
+            assert_eq!(half::bf16::MANTISSA_DIGITS, 8);
+        }),
+        claim(P_BF16, "among the first 4096, then move Position to 4096", || {
+            // The revealed answer: 769 stored values (4095 itself rounds up to 4096).
+            assert_eq!(distinct_positions(Path::Bf16Cache, 4095), 769);
+            assert!(pe_lab::state::precision::PREC_POS.max >= 4096.0);
+        }),
+        claim(P_F16, "from 2049", check_f16_2048),
+        claim(P_F16, "float16 keeps 11 significant bits: whole numbers are exact up to 2048, and 2049 is stored as 2048", || {
+            check_f16_2048();
+            assert_eq!(half::f16::MANTISSA_DIGITS, 11);
+        }),
+        claim(P_F16, "near 3000", || {
+            // The revealed answer: stored values 2 apart (every odd position rounds to a neighbour).
+            assert_eq!(stored(Path::Fp16Seq, 3002) - stored(Path::Fp16Seq, 3000), 2.0);
+            assert!(stored(Path::Fp16Seq, 3001) != 3001.0);
+            assert_eq!(step_state("precision", "float16 rounds positions from 2049").precision.pos, 3000);
+        }),
+        claim(P_INF, "at 65520", check_f16_inf),
+        claim(P_INF, "float16's largest finite value is 65504: position 65520 and beyond", check_f16_inf),
+        claim(P_INF, "below 65520", check_f16_inf),
+        claim(P_FLAT, "Near 100,000 bfloat16 steps by 512: the query at m = 100,000 and every key within 64 of it are stored as 99,840", || {
+            let s = step_state("precision", "Only m − n matters, until it does not").precision;
+            assert_eq!((s.m, s.max_dist), (100_000, 64));
+            assert_eq!(stored(Path::Bf16Cache, 100_352) - stored(Path::Bf16Cache, 99_840), 512.0);
+            for n in 100_000 - 64..=100_000 {
+                assert_eq!(stored(Path::Bf16Cache, n), 99_840.0);
+            }
+            let inv = precision::inv_freq(Path::Bf16Cache, 128, 10000.0);
+            let distances: Vec<u64> = (0..=64).collect();
+            let scores = precision::scores(Path::Bf16Cache, &inv, 100_000, &distances);
+            assert!(scores.iter().all(|&v| v == scores[0]), "the curve is flat");
+        }),
+        claim(P_FLAT, "at m = 1000, then move Query position m to 1000", || {
+            // The revealed answer: steps 4 positions wide (bfloat16 spacing between 512 and 1024).
+            assert_eq!(stored(Path::Bf16Cache, 1004) - stored(Path::Bf16Cache, 1000), 4.0);
+            assert!((1000..1004).all(|p| stored(Path::Bf16Cache, p) % 4.0 == 0.0));
+        }),
+        claim(P_ANGLES, "over 0.1 rad from position 40, float16 from 182; at 255", || {
+            assert_eq!(break_at(Path::Bf16Cache, 1000), Some(40));
+            assert_eq!(break_at(Path::Fp16Seq, 1000), Some(182));
+            assert_eq!(stored(Path::Bf16Cache, 255), 255.0);
+        }),
+        claim(P_ANGLES, "by 0.59 rad", || {
+            let e = first_break_error(Path::Bf16Cache, 255);
+            assert!((e - 0.59).abs() < 0.005, "{e}");
+        }),
+        claim(P_ANGLES, "first passes 0.1 rad", || {}),
+        claim(P_F32, "within 0.1 rad up to about 1.26 million positions", || {
+            let at = break_at(Path::HfF32, 2_000_000).expect("float32 breaks before 2 million");
+            assert!((1_255_000..1_265_000).contains(&at), "{at}");
+        }),
+        claim(P_F32, "(Llama 3 uses 500000)", || {
+            assert!(pe_lab::state::precision::PRECISION_PRESETS.iter().any(|p| p.name.starts_with("Llama 3") && p.query.contains("theta=500000")));
+        }),
+        // ---- Panels and view introductions ----
+        claim(SEED_DECAY, "q = k = 1", check_ones_score),
+        claim("rope-decay", "q = k = 1", check_ones_score),
+        claim("compare-similarity", "q = k = 1", check_ones_score),
+        claim("precision-score", "q = k = 1", check_ones_score),
+        claim("scaling-score-distance", "temperature t < 1", || {
+            // Logits divided by t = 1/α²: below 1 whenever s > 1.
+            for s in [1.5, 4.0, 32.0] {
+                assert!(1.0 / (yarn(s).attention * yarn(s).attention) < 1.0);
+            }
+        }),
+        claim("permutation-demo", "8-dimensional", || assert_eq!(DIM, 8)),
+        claim("permutation-demo", "every change is zero", || {
+            let order: Vec<usize> = (0..TOKENS.len()).rev().collect();
+            assert!(output_changes(&order, Positions::None).iter().all(|c| c.abs() < 1e-12));
+        }),
+        claim("view:sinusoidal", "Vaswani et al. (2017)", || {}),
+        claim("pe-heatmap", "pair i fills columns 2i and 2i + 1", check_formula),
+        claim("pe-curves", "λ_i = 2π/ω_i = 2π·base^(2i/d_model)", check_wavelength),
+        claim("pe-spectrum", "ω_i = base^(−2i/d_model)", || {
+            let p = Sinusoid::new(64, 500.0, Layout::Concat);
+            assert!(close(p.omegas[7], 500f64.powf(-14.0 / 64.0), 1e-15));
+        }),
+        claim("pe-similarity", "largest on the diagonal (d_model/2)", || {
+            let sim = PositionSimilarity::new(&pe(64));
+            assert!(close(sim.dot(9, 9), 32.0, 1e-12));
+            assert!((0..200).all(|p| sim.dot(9, p) <= 32.0 + 1e-9));
+        }),
+        claim("pe-offset", "Vaswani et al. (2017)", || {}),
+        claim("pe-index", "⌈d_model/2⌉ pairs", || assert_eq!((pair_count(7), pair_count(8)), (4, 4))),
+        claim("pe-index", "columns 2i and 2i + 1", check_formula),
+        claim("view:learned", "the 512 × 384 position embeddings", || {
+            let t = minilm();
+            assert_eq!((t.rows, t.cols), (512, 384));
+        }),
+        claim("learned-heatmap", "N(0, 0.02²)", || {
+            let t = Table::random(64, 384, 7);
+            let n = (t.rows * t.cols) as f64;
+            let var = (0..t.rows).flat_map(|r| t.row(r).iter().map(|&v| f64::from(v) * f64::from(v))).sum::<f64>() / n;
+            assert!((var.sqrt() - 0.02).abs() < 0.001, "{}", var.sqrt());
+        }),
+        claim("learned-heatmap", "row 0, always the slot of BERT's [CLS] token, has about five times the norm of the others (2.36 against a median of 0.48)", || {
+            let t = minilm();
+            let mut norms: Vec<f64> = (1..t.rows).map(|p| t.norm(p)).collect();
+            norms.sort_by(f64::total_cmp);
+            let median = norms[norms.len() / 2];
+            assert!((t.norm(0) - 2.36).abs() < 0.005, "{}", t.norm(0));
+            assert!((median - 0.48).abs() < 0.005, "{median}");
+            assert!((4.5..5.5).contains(&(t.norm(0) / median)));
+        }),
+        claim("learned-offset", "near zero at every offset", || {
+            let t = Table::random(256, 384, 3);
+            assert!((1..200).all(|k| (0..256 - k).map(|p| t.cosine(p, p + k)).sum::<f64>().abs() / (256 - k) as f64 <= 0.05));
+        }),
+        claim("learned-similarity", "near zero to every other", || {
+            let t = Table::random(64, 384, 5);
+            assert!((1..64).all(|p| t.cosine(0, p).abs() < 0.2));
+        }),
+        claim("view:rope", "Su et al., 2021", || {}),
+        claim("view:rope", "ω_i = base^(−2i/D)", || {
+            let w = base_inv_freq(500.0, 32);
+            assert!(close(w[3], 500f64.powf(-6.0 / 32.0), 1e-15));
+        }),
+        claim("rope-rotation", "as a 2-D vector (grey: at position 0", || {}),
+        claim("rope-rotation", "ω_0 = 1 radian per position", || {
+            assert_eq!(base_inv_freq(10000.0, 64)[0], 1.0);
+        }),
+        claim("rope-decay", "Su et al., 2021", || {}),
+        claim("rope-decay", "the mean of |S_i| over the D/2 pairs", || {
+            let w = base_inv_freq(10000.0, 8);
+            let su = pe_lab::encoding::rope::su_bound_series(&w, 3.0, 2);
+            // At Δ = 3: the mean over i = 1..4 of |Σ_{l<i} e^(i·3·ω_l)|.
+            let mut sum = (0.0f64, 0.0f64);
+            let mut total = 0.0;
+            for wl in &w {
+                sum = (sum.0 + (3.0 * wl).cos(), sum.1 + (3.0 * wl).sin());
+                total += sum.0.hypot(sum.1);
+            }
+            assert!(close(su[1], total / 4.0, 1e-12), "{} vs {}", su[1], total / 4.0);
+        }),
+        claim("rope-decay", "the expected score is zero at every Δ (green) and its spread does not shrink", check_random_scores),
+        claim("view:scaling", "bloc97's NTK-aware rule (2023)", || {}),
+        claim("scaling-frequencies", "base·s^(D/(D−2))", || {
+            let p = ScalingParams { factor: 4.0, ..ScalingParams::default() };
+            let ntk = scale(Method::Ntk, 10000.0, 64, &p).unwrap();
+            assert!(close(ntk.theta.unwrap(), 10000.0 * 4f64.powf(64.0 / 62.0), 1e-12));
+        }),
+        claim("scaling-score-distance", "(at most 131,072)", || {
+            assert_eq!(pe_lab::state::rope::MAX_SCORE_DISTANCE, 131_072);
+        }),
+        claim("scaling-score-distance", "√(1/t) = α = 0.1·ln s + 1", || {
+            for s in [2.0, 4.0, 16.0] {
+                assert!(close(yarn(s).attention, 0.1 * f64::ln(s) + 1.0, 1e-12));
+            }
+        }),
+        claim("scaling-score-distance", "grows by α²", || {
+            let y = yarn(8.0);
+            let plain = Rope::new(64, 32, PairLayout::Half, base_inv_freq(10000.0, 32), 1.0);
+            let scaled = Rope::new(64, 32, PairLayout::Half, base_inv_freq(10000.0, 32), y.attention);
+            let q: Vec<f64> = (0..64).map(|i| (i as f64 * 0.37).sin()).collect();
+            let k: Vec<f64> = (0..64).map(|i| (i as f64 * 0.91).cos()).collect();
+            let pass: f64 = q[32..].iter().zip(&k[32..]).map(|(a, b)| a * b).sum();
+            let (a, b) = (plain.score(&q, &k, 40.0, 7.0) - pass, scaled.score(&q, &k, 40.0, 7.0) - pass);
+            assert!(close(b, a * y.attention * y.attention, 1e-9), "only the rotary part grows by α²");
+        }),
+        claim("alibi-slopes", "Press et al., 2022", || {}),
+        claim("t5-buckets", "every future key to bucket 0", || {
+            for rel in [1i64, 5, 300] {
+                assert_eq!(pe_lab::encoding::bias::t5_bucket(rel, false, 32, 128), 0);
+            }
+        }),
+        claim("view:precision", "8 significant bits, so 257 is stored as 256, and float16 overflows to infinity at 65520", || {
+            assert_eq!(stored(Path::Bf16Cache, 257), 256.0);
+            check_f16_inf();
+        }),
+        claim("view:precision", "in 16 bits", || {}),
+        claim("precision-positions", "infinity from position 65520 (its largest finite value is 65504)", check_f16_inf),
+        claim("precision-angles", "Errors below 1e-12 are drawn at 1e-12", || assert_eq!(ERROR_FLOOR_RAD, 1e-12)),
+        claim("precision-angles", "ω_i is near 1", || {
+            let w = base_inv_freq(10000.0, 128);
+            assert!(w[0] == 1.0 && w[1] > 0.8);
+        }),
+        claim("precision-error", "up to 2^24 = 16,777,216 exactly", || {
+            assert_eq!(1u64 << 24, 16_777_216);
+            assert_eq!(stored(Path::HfF32, 16_777_216), 16_777_216.0);
+            assert_eq!(stored(Path::HfF32, 16_777_217), 16_777_216.0);
+        }),
+        claim("precision-error", "2^−24 ≈ 6e-8, so the fast pairs drift past 0.1 rad after about a million positions", || {
+            assert!((2f64.powi(-24) - 6e-8).abs() < 0.1e-8);
+            let at = break_at(Path::HfF32, 2_000_000).unwrap();
+            assert!((1_000_000..2_000_000).contains(&at));
+            assert!(at > EXACT_BREAK_SCAN);
+        }),
+        claim("precision-error", "(float16 from 65520)", check_f16_inf),
+    ]
+}
+
+/// The sinusoidal formula: column 2i is sin(pos/base^(2i/d_model)), column 2i + 1 its cosine.
+fn check_formula() {
+    let p = pe(8);
+    for pos in [0usize, 3, 49] {
+        for i in 0..4 {
+            let angle = pos as f64 / 10000f64.powf((2 * i) as f64 / 8.0);
+            assert!(close(p.value(pos, 2 * i), angle.sin(), 1e-12));
+            assert!(close(p.value(pos, 2 * i + 1), angle.cos(), 1e-12));
+        }
+    }
+}
+
+/// With q = k = 1 (all ones) the score is Σ over pairs of 2·cos(Δ·ω_i), falling from D at Δ = 0.
+fn check_ones_score() {
+    let r = Rope::plain(32, 1.0, 10000.0, PairLayout::Interleaved);
+    let ones = vec![1.0; 32];
+    for delta in [0.0, 1.0, 17.0, 250.0] {
+        let expected: f64 = base_inv_freq(10000.0, 32).iter().map(|w| 2.0 * (delta * w).cos()).sum();
+        assert!(close(r.score(&ones, &ones, 300.0 + delta, 300.0), expected, 1e-9));
+    }
+}
+
+fn check_wavelength() {
+    let p = pe(20);
+    for i in 0..10 {
+        assert!(close(p.wavelength(i), TAU / p.omegas[i], 1e-12));
+        assert!(close(p.wavelength(i), TAU * 10000f64.powf((2 * i) as f64 / 20.0), 1e-12));
+    }
+}
+
+fn check_bf16_256() {
+    assert!((0..=256).all(|p| stored(Path::Bf16Cache, p) == p as f64));
+    assert_ne!(stored(Path::Bf16Cache, 257), 257.0);
+}
+
+fn check_f16_2048() {
+    assert!((0..=2048).all(|p| stored(Path::Fp16Seq, p) == p as f64));
+    assert_eq!(stored(Path::Fp16Seq, 2049), 2048.0);
+}
+
+fn check_f16_inf() {
+    assert_eq!(half::f16::MAX.to_f64(), 65504.0);
+    assert_eq!(stored(Path::Fp16Seq, 65519), 65504.0);
+    assert!(stored(Path::Fp16Seq, 65520).is_infinite());
+}
+
+fn first_break_error(path: Path, pos: u64) -> f64 {
+    let ex = precision::inv_freq(Path::Exact, 128, 10000.0);
+    let inv = precision::inv_freq(path, 128, 10000.0);
+    precision::largest_error(
+        &precision::angles(path, &inv, pos),
+        &precision::angles(Path::Exact, &ex, pos),
+    )
+}
+
+/// For zero-mean independent q and k, the score's mean is zero and its variance is the same
+/// at every distance (a rotation keeps a Gaussian pair's distribution).
+fn check_random_scores() {
+    let r = Rope::plain(16, 1.0, 10000.0, PairLayout::Interleaved);
+    let mut rng = pe_lab::encoding::rope::SeededNormal::new(11);
+    let samples: Vec<(Vec<f64>, Vec<f64>)> = (0..4000).map(|_| (rng.vector(16), rng.vector(16))).collect();
+    let stats = |delta: f64| {
+        let s: Vec<f64> = samples.iter().map(|(q, k)| r.score(q, k, delta, 0.0)).collect();
+        let mean = s.iter().sum::<f64>() / s.len() as f64;
+        let var = s.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / s.len() as f64;
+        (mean, var)
+    };
+    for delta in [0.0, 10.0, 200.0, 5000.0] {
+        let (mean, var) = stats(delta);
+        assert!(mean.abs() < 0.3, "mean {mean} at Δ = {delta}");
+        assert!((var - 16.0).abs() < 1.6, "variance {var} at Δ = {delta} (16 expected)");
+    }
+    let _ = PI;
+}
+
+#[test]
+fn every_claim_holds() {
+    for c in claims() {
+        (c.check)();
+    }
+}
+
+#[test]
+fn every_claim_is_still_said_where_it_is_placed() {
+    let texts = texts();
+    for c in claims() {
+        assert!(
+            texts.iter().any(|(place, text)| place == c.place && text.contains(c.phrase)),
+            "{}: the phrase “{}” is no longer said there; check the new sentence and its claim",
+            c.place,
+            c.phrase
+        );
+    }
+}
+
+/// The text with every claimed phrase, source and name of its place blanked out.
+fn uncovered(place: &str, text: &str, claims: &[Claim]) -> String {
+    let mut rest = text.to_string();
+    let mut phrases: Vec<&str> = claims
+        .iter()
+        .filter(|c| c.place == place)
+        .map(|c| c.phrase)
+        .chain(SOURCES.iter().map(|s| s.0))
+        .chain(NAMES.iter().copied())
+        .collect();
+    // Longer phrases first, so a name inside a claimed phrase does not break it up.
+    phrases.sort_by_key(|p| std::cmp::Reverse(p.len()));
+    for p in phrases {
+        rest = rest.replace(p, " ");
+    }
+    rest
+}
+
+#[test]
+fn no_number_is_said_without_a_claim() {
+    let claims = claims();
+    let mut missing = Vec::new();
+    for (place, text) in texts() {
+        let rest = uncovered(&place, &text, &claims);
+        if rest.chars().any(|c| c.is_ascii_digit()) {
+            missing.push(format!("{place}: “{}”", rest.trim()));
+        }
+    }
+    assert!(missing.is_empty(), "numbers no claim covers:\n{}", missing.join("\n"));
+}
+
+#[test]
+fn an_unclaimed_number_is_caught() {
+    // The check above can fail: a sentence with a new number is refused.
+    let claims = claims();
+    let rest = uncovered("pe-index", "There are 7 pairs in columns 2i and 2i + 1.", &claims);
+    assert!(rest.chars().any(|c| c.is_ascii_digit()));
+    let rest = uncovered("pe-index", "⌈d_model/2⌉ pairs in columns 2i and 2i + 1.", &claims);
+    assert!(!rest.chars().any(|c| c.is_ascii_digit()), "{rest}");
+}
+
+#[test]
+fn lesson_steps_fit_a_projector() {
+    for name in pe_lab::state::lesson::BUILT_IN {
+        let lesson = parse_lesson(&lesson_file(name)).expect("valid");
+        for step in &lesson.steps {
+            let words = step.text.split_whitespace().count();
+            assert!(words <= MAX_STEP_WORDS, "{name}/{}: {words} words", step.title);
+        }
+    }
+}
+
+/// Symbols a lesson must define before it uses them: the symbol as written, and for each
+/// lesson that uses it, the step that defines it and the words that do.
+const DEFINED_AT: &[(&str, &str, &str, &str)] = &[
+    ("ω_", "seed", "A pair shares one frequency", "ω_i = 10000^(−2i/d_model) is pair i's frequency"),
+    ("λ_", "seed", "Fast columns and slow columns", "λ_i = 2π/ω_i"),
+    ("Δ", "seed", "Offsets are rotations", "maps PE[pos] to PE[pos + Δ]"),
+    ("M(Δ)", "seed", "Offsets are rotations", "One matrix M(Δ)"),
+    ("p0", "seed", "Similarity depends only on the offset", "PE[p0]·PE[pos]"),
+    ("W_q", "seed", "Absolute, not relative", "W_q(x + PE)"),
+    ("L₀", "seed", "Past the training length, slow pairs meet new angles", "A model trained on L₀ = 4096 positions"),
+    ("β_fast", "seed", "YaRN keeps fast pairs, interpolates slow ones", "pairs that turn more than β_fast = 32 times"),
+    ("α", "seed", "YaRN's attention factor", "multiplies cos and sin by α"),
+    ("ω_", "precision", "Angles break before positions do", "pos·ω_i (pair i's frequency times the position)"),
+];
+
+#[test]
+fn lessons_define_symbols_before_using_them() {
+    for name in pe_lab::state::lesson::BUILT_IN {
+        let lesson = parse_lesson(&lesson_file(name)).expect("valid");
+        for &(symbol, _, _, _) in DEFINED_AT {
+            let first = lesson.steps.iter().position(|s| {
+                [&s.title, &s.text, &s.try_this].iter().any(|t| t.contains(symbol))
+            });
+            let Some(first) = first else { continue };
+            let entry = DEFINED_AT
+                .iter()
+                .find(|d| d.0 == symbol && d.1 == name)
+                .unwrap_or_else(|| panic!("{name} uses {symbol} but no step is said to define it"));
+            let step = &lesson.steps[first];
+            assert_eq!(step.title, entry.2, "{name}: {symbol} is used in “{}” before “{}” defines it", step.title, entry.2);
+            assert!(step.text.contains(entry.3) || step.try_this.contains(entry.3), "{name}/{}: does not define {symbol} with “{}”", step.title, entry.3);
+        }
+    }
+}
