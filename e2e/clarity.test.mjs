@@ -7,22 +7,64 @@ import { useApp, openApp, settle, slide, reveal, revealAll, registeredViews } fr
 const app = useApp();
 const about = (page, panel) => page.locator(`[data-panel="${panel}"] p.about`).first().innerText();
 
-test('rope-decay states RoFormer’s bound and the curve its Figure 2 plots', async () => {
+test('rope-decay states RoFormer’s bound in one notation, and what the decay needs', async () => {
   const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=rope`);
   const text = await about(page, 'rope-decay');
-  assert.match(text, /bounds \|Σ_j h_j e\^\{i\(m−n\)θ_j\}\| by \(max_j \|h_\{j\+1\} − h_j\|\)·Σ_j \|S_\{j\+1\}\|/);
-  assert.match(text, /Figure 2 plots, and the blue one here, is \(1\/\(d\/2\)\)·Σ_j \|S_j\|/);
-  assert.doesNotMatch(text, /\(max \|h_j\|\)·mean_j/);
+  assert.match(text, /Its Figure 2 plots the mean of \|S_i\| over the D\/2 pairs \(blue\)/);
+  assert.match(text, /independent with mean zero, the expected score is zero at every Δ \(green\) and its spread does not shrink/);
+  // No imaginary unit i, no second pair index j, no k for a pair: i is the pair index.
+  assert.doesNotMatch(text, /e\^\{i|Σ_j|θ_j|k<j/);
   assert.deepEqual(errors, []);
   await context.close();
 });
 
-test('context extension names the attention factor and says it lowers the temperature', async () => {
+test('context extension: α² is the temperature, and the sources are named', async () => {
   const { page, context } = await openApp(app.browser, `${app.server.url}?view=scaling`);
   const text = await about(page, 'scaling-score-distance');
-  assert.match(text, /attention factor α \(transformers' attention_factor\), so every logit is multiplied by α²/);
-  assert.match(text, /lowers YaRN's temperature t \(√\(1\/t\) = 0\.1·ln s \+ 1\)/);
-  assert.doesNotMatch(await page.locator('main').innerText(), /raise the attention temperature/);
+  assert.match(text, /so the rotary part of every logit is multiplied by α²: a sharper softmax\. That is YaRN's temperature t < 1, with √\(1\/t\) = α = 0\.1·ln s \+ 1 by default/);
+  assert.doesNotMatch(text, /lowers YaRN's temperature/);
+  const intro = await page.locator('.view-intro').first().innerText();
+  assert.match(intro, /only the slow pairs \(wavelength λ_i > L₀\) meet angles/);
+  assert.match(intro, /static NTK is bloc97's NTK-aware rule/);
+  assert.doesNotMatch(intro, /follows Hugging Face transformers exactly/);
+  await context.close();
+});
+
+test('the heatmap’s sentence and outlines follow the layout', async () => {
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=sinusoidal&d_model=8&seq_len=50&hl_cols=0,2,4,6`);
+  assert.match(await about(page, 'pe-heatmap'), /left columns oscillate fast/);
+  const outlined = async () => {
+    const [x0, , x1] = (await page.locator('[data-panel="pe-heatmap"] canvas').getAttribute('data-plot')).split(',').map(Number);
+    const xs = await page.$$eval('[data-panel="pe-heatmap"] .chart-overlay .mark-hl', (rs) => rs.map((r) => Number(r.getAttribute('x'))));
+    return xs.map((x) => Math.round(((x - x0) / (x1 - x0)) * 8)).sort((a, b) => a - b);
+  };
+  assert.deepEqual(await outlined(), [0, 2, 4, 6]);
+  await page.goto(`${app.server.url}?view=sinusoidal&d_model=8&seq_len=50&hl_cols=0,2,4,6&layout=concat`);
+  await page.waitForSelector('[data-panel="pe-heatmap"] canvas[data-plot]');
+  const text = await about(page, 'pe-heatmap');
+  assert.doesNotMatch(text, /left columns oscillate fast/);
+  assert.match(text, /the sines come first \(pair i in column i\)/);
+  // The sines of pairs 0–3 sit in columns 0–3 of the concatenated layout.
+  assert.deepEqual(await outlined(), [0, 1, 2, 3]);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('Notation opens one table of symbols from a view and from a lesson step', async () => {
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=rope`);
+  await page.locator('.site-header').getByRole('button', { name: 'Notation' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Notation' });
+  await dialog.waitFor();
+  await page.waitForSelector('.notation-dialog table.notation');
+  const symbols = await page.$$eval('.notation-dialog tbody th', (ths) => ths.map((t) => t.textContent));
+  for (const s of ['pos', 'i', 'ω_i', 'Δ', 'm, n', 'L₀', 'α']) assert.ok(symbols.includes(s), `${s} in ${symbols}`);
+  assert.equal(new Set(symbols).size, symbols.length);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await page.goto(`${app.server.url}?lesson=seed&step=3`);
+  await page.waitForSelector('[data-lesson] .lesson-step');
+  await page.locator('.lesson-bar').getByRole('button', { name: 'Notation' }).click();
+  await page.waitForSelector('.notation-dialog table.notation');
+  assert.deepEqual(errors, []);
   await context.close();
 });
 
@@ -37,11 +79,10 @@ test('pe-curves gives the last pair’s live wavelength; pe-spectrum the exact m
   assert.ok(Math.abs(Number(last[1]) - 2 * Math.PI * 10000 ** (126 / 128)) < 1, last[1]);
   await reveal(page, 'pe-spectrum');
   const spectrum = await about(page, 'pe-spectrum');
-  assert.match(spectrum, /four times the sequence length \(here 4 × 50 = 200\)/);
-  assert.match(spectrum, /a wavelength of 199 peaks at position 50/);
-  // Count of monotonic pairs at d_model 128, seq_len 50: wavelength 2π·10000^(2i/128) > 200.
-  const expected = Array.from({ length: 64 }, (_, i) => 2 * Math.PI * 10000 ** ((2 * i) / 128)).filter((w) => w > 200).length;
-  assert.match(spectrum, new RegExp(`: ${expected} of the 64 pairs`));
+  assert.match(spectrum, /only if λ_i ≥ 4·\(seq_len − 1\)/);
+  // d_model 128, seq_len 50: a sine rises over positions 0–49 when 2π·10000^(2i/128) ≥ 196.
+  const expected = Array.from({ length: 64 }, (_, i) => 2 * Math.PI * 10000 ** ((2 * i) / 128)).filter((w) => w >= 196).length;
+  assert.match(spectrum, new RegExp(`here λ_i ≥ 196, ${expected} of the 64 pairs`));
   await context.close();
 });
 

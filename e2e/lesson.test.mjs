@@ -10,6 +10,11 @@ import { useApp, openApp, query, idle, DIST } from './support.mjs';
 const app = useApp();
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const SEED = JSON.parse(fs.readFileSync(path.join(DIST, 'lessons', 'seed.json'), 'utf8'));
+/** The 1-based number of the first seed step whose prompt names `control`. */
+const stepWith = (control) => SEED.steps.findIndex((s) => s.control === control) + 1;
+const BASE_STEP = stepWith('base');
+const OFFSET_STEP = stepWith('offset');
+const LAST = SEED.steps.length;
 
 /** Waits until step `n` shows its panels, painted, and its highlight if it has one. */
 async function atStep(page, n) {
@@ -92,8 +97,8 @@ test('a step opens by deep link and embedded, without the site header', async ()
   assert.equal(await page.locator('.site-header').count(), 0);
   assert.equal(query(page).get('embed'), '1');
   // The last step's scheme links leave the lesson for that view.
-  await page.goto(`${app.server.url}?lesson=seed&step=15`);
-  await atStep(page, 15);
+  await page.goto(`${app.server.url}?lesson=seed&step=${LAST}`);
+  await atStep(page, LAST);
   await page.locator('.compare-table button[data-view="rope"]').click();
   await page.waitForSelector('[data-panel="rope-decay"] canvas[data-plot]', { timeout: 20000 });
   await idle(page);
@@ -114,8 +119,8 @@ test('a step opens by deep link and embedded, without the site header', async ()
 });
 
 test('presenter mode is readable from the back of a classroom at 1920 × 1080', async () => {
-  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?lesson=seed&step=6&present=1`, { viewport: { width: 1920, height: 1080 } });
-  await atStep(page, 6);
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?lesson=seed&step=${BASE_STEP}&present=1`, { viewport: { width: 1920, height: 1080 } });
+  await atStep(page, BASE_STEP);
   const sizes = await page.evaluate(() => {
     const px = (sel) => parseFloat(getComputedStyle(document.querySelector(sel)).fontSize);
     const canvas = document.querySelector('.lesson canvas.chart').getBoundingClientRect();
@@ -130,12 +135,12 @@ test('presenter mode is readable from the back of a classroom at 1920 × 1080', 
   assert.deepEqual(sizes.controls, ['base']);
   assert.equal(sizes.sticky, false);
   // A step whose control sits in its panel shows no empty controls box.
-  await page.goto(`${app.server.url}?lesson=seed&step=9&present=1`);
-  await atStep(page, 9);
+  await page.goto(`${app.server.url}?lesson=seed&step=${OFFSET_STEP}&present=1`);
+  await atStep(page, OFFSET_STEP);
   assert.equal(await page.locator('.lesson .controls').evaluateAll((els) => els.filter((e) => e.offsetParent !== null).length), 0);
   assert.ok(await page.locator('.lesson [data-control="offset"] input[type=range]').isVisible());
-  await page.goto(`${app.server.url}?lesson=seed&step=6&present=1`);
-  await atStep(page, 6);
+  await page.goto(`${app.server.url}?lesson=seed&step=${BASE_STEP}&present=1`);
+  await atStep(page, BASE_STEP);
   // Chart text scales with it: the canvas is drawn with larger type (its plot area starts
   // further in than at normal size).
   const insetPresent = Number((await page.locator('.lesson canvas.chart').getAttribute('data-plot')).split(',')[0]);
@@ -193,7 +198,7 @@ for (const scheme of ['light', 'dark']) {
   test(`axe finds no serious or critical violation in the lesson (${scheme}, presenter included)`, async () => {
     const { page, context } = await openApp(app.browser, `${app.server.url}?lesson=seed&step=4`, { colorScheme: scheme });
     const found = [];
-    for (const q of ['lesson=seed&step=4', 'lesson=seed&step=6&present=1', 'lesson=seed&step=14']) {
+    for (const q of ['lesson=seed&step=4', `lesson=seed&step=${BASE_STEP}&present=1`, `lesson=seed&step=${LAST - 1}`]) {
       await page.goto(`${app.server.url}?${q}`);
       await page.waitForFunction(() => document.querySelector('[data-lesson]') && [...document.querySelectorAll('.lesson canvas.chart')].every((c) => c.hasAttribute('data-plot')), null, { timeout: 20000 });
       await page.addScriptTag({ path: AXE });

@@ -150,7 +150,7 @@ test('without positions the shuffled outputs are the same vectors; with them the
   const colour = (cls) => page.locator(`tr.${cls} td:last-child`).first().evaluate((td) => getComputedStyle(td).color);
   assert.notEqual(await colour('order-invisible'), await colour('order-visible'));
   // The all-zero series is drawn as a labelled zero line (the chart's summary names it).
-  assert.match(await page.locator('[data-panel="permutation-demo"] p.chart-summary').innerText(), /without PE: Δ = 0 for every token \(order invisible\)/);
+  assert.match(await page.locator('[data-panel="permutation-demo"] p.chart-summary').innerText(), /without PE: change = 0 for every token \(order invisible\)/);
   await page.getByLabel('RoPE (rotates q, k)').check();
   await settle(page);
   assert.equal(query(page).get('pe'), 'rope');

@@ -26,10 +26,12 @@ pub const PE_HEATMAP_INTERLEAVED: &str = "Each row is one position pos, each col
 pub const PE_HEATMAP_CONCAT: &str = "Each row is one position pos, each column col one dimension. In this concatenated layout the sines come first (pair i in column i), then the cosines in the same order: each half runs from fast on its left to slow on its right. ";
 pub const PE_CURVES: &str = "Each column of PE is a sine or cosine wave over positions. The wave of pair i has wavelength λ_i = 2π/ω_i = 2π·base^(2i/d_model): ";
 pub const PE_SPECTRUM: &str = "The frequencies ω_i = base^(−2i/d_model) fall geometrically, so on a log axis they form a straight line. Pairs whose wavelength λ_i exceeds seq_len (above the dotted grey line) never complete a turn inside the sequence. ";
+pub const PE_SPECTRUM_RISE: &str = "A sine rises over the whole sequence, like a clock's hour hand, only if λ_i ≥ 4·(seq_len − 1), a quarter turn over the last position: ";
 pub const PE_SIMILARITY: &str = "Each pair adds sin(p0·ω_i)·sin(pos·ω_i) + cos(p0·ω_i)·cos(pos·ω_i) = cos((pos − p0)·ω_i), so PE[p0]·PE[pos] depends only on the offset pos − p0: the matrix is constant along its diagonals, largest on the diagonal (d_model/2) and falling, with ripples, as positions move apart.";
 pub const PE_OFFSET: &str = "For every offset Δ there is one matrix M(Δ), the same at every position, with PE[pos + Δ] = M(Δ)·PE[pos]: it turns each (sin, cos) pair by the angle Δ·ω_i. The residual is the largest |M(Δ)·PE[pos] − PE[pos + Δ]| over the positions shown. Vaswani et al. (2017) chose sinusoids expecting this to let attention use relative positions. ";
 pub const PE_OFFSET_ODD: &str = "With an odd d_model the last column is a sine without its cosine, so no matrix can advance it: the residual is not zero.";
-pub const PE_INDEX: &str = "The pair index i counts frequencies, not columns: with d_model columns there are ⌈d_model/2⌉ pairs. The interleaved layout puts pair i in columns 2i and 2i + 1; the concatenated layout puts all sines first, then all cosines. Both hold the same numbers.";
+pub const PE_INDEX_PAIRS: &str = "The pair index i counts frequencies, not columns: with d_model columns there are ⌈d_model/2⌉ pairs. ";
+pub const PE_INDEX_LAYOUTS: &str = "The interleaved layout puts pair i in columns 2i and 2i + 1; the concatenated layout puts all sines first, then all cosines. Both hold the same numbers, in different columns.";
 
 // Learned
 pub const LEARNED_INTRO: &str = "BERT and GPT-2 do not compute positions: they learn one vector per position, like a word embedding, and add it to the token. Here is a real trained table, the 512 × 384 position embeddings of all-MiniLM-L6-v2, beside a random initialisation (what training starts from) or a table of your own.";
@@ -49,12 +51,12 @@ pub const ROPE_ANGLES: &str = "The same picture as the sinusoidal encoding, one 
 pub const ROPE_SCORE_DISTANCE: &str = "The line is the score computed from the distance Δ = m − n alone. The markers rotate q to an absolute position m and k to n = m − Δ and take the dot product: for every m they land on the same line, because R(m)ᵀR(n) = R(n − m). RoPE is defined for any integer position, negative ones included.";
 pub const ROPE_SCORE_MATRIX: &str = "Score of the query at position m with the key at position n. Every diagonal (fixed m − n) has one colour: a Toeplitz matrix, the picture of “relative only”.";
 pub const ROPE_DECAY: &str = "RoFormer (Su et al., 2021) bounds the score by a sum over the partial sums S_i, the sum of the unit vectors at angles Δ·ω for the pairs before i. Its Figure 2 plots the mean of |S_i| over the D/2 pairs (blue), which falls with the distance Δ. For q = k = 1 the score itself falls (orange). For random q and k, independent with mean zero, the expected score is zero at every Δ (green) and its spread does not shrink: the decay belongs to aligned q and k (q = k, or pair products that vary slowly with i), not a guarantee.";
-pub const ROPE_WAVELENGTH: &str = "Pairs above the dotted grey line turn less than once over the whole context: they carry coarse position. These are the pairs YaRN and Llama 3 interpolate; position interpolation and NTK rescale the others too.";
+pub const ROPE_WAVELENGTH: &str = "Pairs above the dotted grey line turn less than once within max_dist: over that distance they carry only coarse position. Read with max_dist at a model's training length L₀, these are the pairs YaRN and Llama 3 interpolate fully.";
 
 // Context extension
 pub const SCALING_INTRO: &str = "Past the length L₀ a model was trained on, only the slow pairs (wavelength λ_i > L₀) meet angles pos·ω_i they have never seen; fast pairs have already turned through every angle. Context-extension methods change the frequencies (and some apply an attention factor α) so that longer texts stay in familiar territory. Sources: transformers' rope types linear, dynamic, yarn, longrope and llama3 (checked against its code); static NTK is bloc97's NTK-aware rule (2023).";
 pub const SCALING_FREQUENCIES: &str = "Position interpolation (Chen et al., 2023) divides every ω_i by s. NTK-aware scaling (bloc97, 2023) raises the base to base·s^(D/(D−2)), which slows the slow pairs most. YaRN (Peng et al., 2023) keeps fast pairs, interpolates slow ones and ramps between (shaded). Llama 3 does the same by wavelength thresholds. Dynamic NTK and LongRoPE (Ding et al., 2024) depend on the current length seq_len.";
-pub const SCALING_SCORE_DISTANCE: &str = "Out to s·L₀ (at most 131,072). Inside the shaded trained range the original curve is what the model learned; the methods try to keep the curve familiar beyond it. YaRN and LongRoPE multiply cos and sin by an attention factor α (transformers' attention_factor), so the rotary part of every logit grows by α²: a sharper softmax. That is YaRN's temperature t < 1, with √(1/t) = α = 0.1·ln s + 1 by default; with partial rotary only the rotary part grows.";
+pub const SCALING_SCORE_DISTANCE: &str = "Out to s·L₀ (at most 131,072). Inside the shaded trained range the original curve is what the model learned; the methods try to keep the curve familiar beyond it. YaRN and LongRoPE multiply cos and sin by an attention factor α (transformers' attention_factor), so the rotary part of every logit is multiplied by α²: a sharper softmax. That is YaRN's temperature t < 1, with √(1/t) = α = 0.1·ln s + 1 by default; with partial rotary only the rotary part grows.";
 
 // Relative biases
 pub const BIAS_INTRO: &str = "Some models add no position to the tokens at all. They add a number to each attention logit that depends only on the distance between query and key: ALiBi (Press et al., 2022; BLOOM, MPT) a straight penalty −slope_h·(m − n) with one slope per head h; T5 (Raffel et al., 2020) a learned scalar per bucket of distances, exact for short ones and logarithmic for long ones.";
@@ -63,9 +65,19 @@ pub const ALIBI_BIAS: &str = "Entry (m, n) is added to the logit of the query at
 pub const T5_BUCKETS: &str = "Small distances get a bucket each; the larger ones share buckets whose sizes grow logarithmically up to max_distance, and everything farther shares the last bucket. Bidirectional attention gives keys after the query their own half of the buckets; causal attention maps every future key to bucket 0.";
 
 // Compare
-pub const COMPARE_INTRO: &str = "The ways to tell a transformer where each token is (fixed, learned, rotary, and two relative biases) in the terms used throughout PE Lab.";
+pub const COMPARE_INTRO: &str = "The ways to tell a transformer where each token is (fixed, learned, rotary and two relative biases) in the terms used throughout PE Lab.";
 pub const COMPARE_TABLE: &str = "Two senses of “generalizes”: the sinusoidal and rotary formulas are defined at every position, which is why the sinusoidal encoding is said to generalize to unseen lengths and RoPE, being relative, to generalize better; a trained model still meets positions it never saw past its training length, and degrades there (Press et al., 2022). The last column is about trained models.";
 pub const COMPARE_SIMILARITY: &str = "Sinusoidal similarity and RoPE's q = k = 1 score are the same curve, Σ_i cos(Δ·ω_i): both are built from the same frequencies. ALiBi's factor exp(−slope_h·Δ) multiplies attention and only falls. The learned table's curve comes from training, not a formula. T5 has no fixed curve: its biases are learned scalars, one per bucket of relative distance.";
+
+/// The comparison table: scheme, its view, learned parameters, relative or absolute,
+/// extrapolation, used by.
+pub const COMPARE_ROWS: [[&str; 6]; 5] = [
+    ["Sinusoidal (fixed)", "sinusoidal", "none", "absolute, added to the embeddings; offsets are rotations of (sin, cos) pairs", "the formula is defined at every position, so it extends to unseen lengths; a model trained on short texts still degrades past them", "original Transformer (Vaswani et al. 2017)"],
+    ["Learned absolute", "learned", "max positions × d_model (512 × 768 = 393,216 in BERT-base)", "absolute, added to the embeddings", "none: no vector exists past the last trained position (the wall)", "BERT, RoBERTa, GPT-2, all-MiniLM"],
+    ["Rotary (RoPE)", "rope", "none", "relative: q and k are rotated, scores depend on m − n only", "defined at every position, yet an unscaled model degrades quickly past its training length L₀, hence PI, NTK, YaRN, LongRoPE and Llama 3 scaling", "GPT-J, GPT-NeoX, LLaMA, Mistral, Qwen"],
+    ["ALiBi bias", "bias", "none (slopes fixed per head)", "relative: −slope_h·(m − n) added to the logits", "extrapolates: trained short, usable longer (Press et al., 2022)", "BLOOM, MPT"],
+    ["T5 relative bias", "bias", "buckets × heads learned scalars per stack (32 × 12 in each of T5-base's encoder and decoder)", "relative: one learned scalar per head and relative-position bucket", "any length: far distances share the last bucket", "T5, Flan-T5, mT5"],
+];
 
 // Precision
 pub const PRECISION_INTRO: &str = "RoPE's angles are position × frequency. Kept in a low-precision type, positions stop being distinct at long context: bfloat16 has 8 significant bits, so 257 is stored as 256, and float16 overflows to infinity at 65520. transformers keeps positions and angles in float32 and casts only cos and sin (PR huggingface/transformers#29285); GPT-NeoX (before PR EleutherAI/gpt-neox#1016) and Megatron-LM (issue NVIDIA/Megatron-LM#535) computed them in 16 bits.";
@@ -77,47 +89,184 @@ pub const PRECISION_ERROR: &str = "Each dot is the worst pair at one position. f
 
 /// Every fixed text, with where it is shown.
 pub const ALL: &[Caption] = &[
-    Caption { place: "view:attention", text: ATTENTION_INTRO },
-    Caption { place: "permutation-demo", text: PERMUTATION_DEMO },
-    Caption { place: "view:sinusoidal", text: SINUSOIDAL_INTRO },
-    Caption { place: "pe-heatmap", text: PE_HEATMAP_INTERLEAVED },
-    Caption { place: "pe-heatmap", text: PE_HEATMAP_CONCAT },
-    Caption { place: "pe-curves", text: PE_CURVES },
-    Caption { place: "pe-spectrum", text: PE_SPECTRUM },
-    Caption { place: "pe-similarity", text: PE_SIMILARITY },
-    Caption { place: "pe-offset", text: PE_OFFSET },
-    Caption { place: "pe-offset", text: PE_OFFSET_ODD },
-    Caption { place: "pe-index", text: PE_INDEX },
-    Caption { place: "view:learned", text: LEARNED_INTRO },
-    Caption { place: "learned-heatmap", text: LEARNED_HEATMAP_TRAINED },
-    Caption { place: "learned-heatmap", text: LEARNED_HEATMAP_RANDOM },
-    Caption { place: "learned-heatmap", text: LEARNED_HEATMAP_MINILM },
-    Caption { place: "learned-similarity", text: LEARNED_SIMILARITY_TRAINED },
-    Caption { place: "learned-similarity", text: LEARNED_SIMILARITY_RANDOM },
-    Caption { place: "learned-similarity", text: LEARNED_SIMILARITY_MINILM },
-    Caption { place: "learned-pca", text: LEARNED_PCA },
-    Caption { place: "learned-offset", text: LEARNED_OFFSET },
-    Caption { place: "view:rope", text: ROPE_INTRO },
-    Caption { place: "rope-rotation", text: ROPE_ROTATION },
-    Caption { place: "rope-angles", text: ROPE_ANGLES },
-    Caption { place: "rope-score-distance", text: ROPE_SCORE_DISTANCE },
-    Caption { place: "rope-score-matrix", text: ROPE_SCORE_MATRIX },
-    Caption { place: "rope-decay", text: ROPE_DECAY },
-    Caption { place: "rope-wavelength", text: ROPE_WAVELENGTH },
-    Caption { place: "view:scaling", text: SCALING_INTRO },
-    Caption { place: "scaling-frequencies", text: SCALING_FREQUENCIES },
-    Caption { place: "scaling-score-distance", text: SCALING_SCORE_DISTANCE },
-    Caption { place: "view:bias", text: BIAS_INTRO },
-    Caption { place: "alibi-slopes", text: ALIBI_SLOPES },
-    Caption { place: "alibi-bias", text: ALIBI_BIAS },
-    Caption { place: "t5-buckets", text: T5_BUCKETS },
-    Caption { place: "view:compare", text: COMPARE_INTRO },
-    Caption { place: "compare-table", text: COMPARE_TABLE },
-    Caption { place: "compare-similarity", text: COMPARE_SIMILARITY },
-    Caption { place: "view:precision", text: PRECISION_INTRO },
-    Caption { place: "precision-positions", text: PRECISION_POSITIONS },
-    Caption { place: "precision-positions", text: PRECISION_FP16_INF },
-    Caption { place: "precision-angles", text: PRECISION_ANGLES },
-    Caption { place: "precision-score", text: PRECISION_SCORE },
-    Caption { place: "precision-error", text: PRECISION_ERROR },
+    Caption {
+        place: "view:attention",
+        text: ATTENTION_INTRO,
+    },
+    Caption {
+        place: "permutation-demo",
+        text: PERMUTATION_DEMO,
+    },
+    Caption {
+        place: "view:sinusoidal",
+        text: SINUSOIDAL_INTRO,
+    },
+    Caption {
+        place: "pe-heatmap",
+        text: PE_HEATMAP_INTERLEAVED,
+    },
+    Caption {
+        place: "pe-heatmap",
+        text: PE_HEATMAP_CONCAT,
+    },
+    Caption {
+        place: "pe-curves",
+        text: PE_CURVES,
+    },
+    Caption {
+        place: "pe-spectrum",
+        text: PE_SPECTRUM,
+    },
+    Caption {
+        place: "pe-spectrum",
+        text: PE_SPECTRUM_RISE,
+    },
+    Caption {
+        place: "pe-similarity",
+        text: PE_SIMILARITY,
+    },
+    Caption {
+        place: "pe-offset",
+        text: PE_OFFSET,
+    },
+    Caption {
+        place: "pe-offset",
+        text: PE_OFFSET_ODD,
+    },
+    Caption {
+        place: "pe-index",
+        text: PE_INDEX_PAIRS,
+    },
+    Caption {
+        place: "pe-index",
+        text: PE_INDEX_LAYOUTS,
+    },
+    Caption {
+        place: "view:learned",
+        text: LEARNED_INTRO,
+    },
+    Caption {
+        place: "learned-heatmap",
+        text: LEARNED_HEATMAP_TRAINED,
+    },
+    Caption {
+        place: "learned-heatmap",
+        text: LEARNED_HEATMAP_RANDOM,
+    },
+    Caption {
+        place: "learned-heatmap",
+        text: LEARNED_HEATMAP_MINILM,
+    },
+    Caption {
+        place: "learned-similarity",
+        text: LEARNED_SIMILARITY_TRAINED,
+    },
+    Caption {
+        place: "learned-similarity",
+        text: LEARNED_SIMILARITY_RANDOM,
+    },
+    Caption {
+        place: "learned-similarity",
+        text: LEARNED_SIMILARITY_MINILM,
+    },
+    Caption {
+        place: "learned-pca",
+        text: LEARNED_PCA,
+    },
+    Caption {
+        place: "learned-offset",
+        text: LEARNED_OFFSET,
+    },
+    Caption {
+        place: "view:rope",
+        text: ROPE_INTRO,
+    },
+    Caption {
+        place: "rope-rotation",
+        text: ROPE_ROTATION,
+    },
+    Caption {
+        place: "rope-angles",
+        text: ROPE_ANGLES,
+    },
+    Caption {
+        place: "rope-score-distance",
+        text: ROPE_SCORE_DISTANCE,
+    },
+    Caption {
+        place: "rope-score-matrix",
+        text: ROPE_SCORE_MATRIX,
+    },
+    Caption {
+        place: "rope-decay",
+        text: ROPE_DECAY,
+    },
+    Caption {
+        place: "rope-wavelength",
+        text: ROPE_WAVELENGTH,
+    },
+    Caption {
+        place: "view:scaling",
+        text: SCALING_INTRO,
+    },
+    Caption {
+        place: "scaling-frequencies",
+        text: SCALING_FREQUENCIES,
+    },
+    Caption {
+        place: "scaling-score-distance",
+        text: SCALING_SCORE_DISTANCE,
+    },
+    Caption {
+        place: "view:bias",
+        text: BIAS_INTRO,
+    },
+    Caption {
+        place: "alibi-slopes",
+        text: ALIBI_SLOPES,
+    },
+    Caption {
+        place: "alibi-bias",
+        text: ALIBI_BIAS,
+    },
+    Caption {
+        place: "t5-buckets",
+        text: T5_BUCKETS,
+    },
+    Caption {
+        place: "view:compare",
+        text: COMPARE_INTRO,
+    },
+    Caption {
+        place: "compare-table",
+        text: COMPARE_TABLE,
+    },
+    Caption {
+        place: "compare-similarity",
+        text: COMPARE_SIMILARITY,
+    },
+    Caption {
+        place: "view:precision",
+        text: PRECISION_INTRO,
+    },
+    Caption {
+        place: "precision-positions",
+        text: PRECISION_POSITIONS,
+    },
+    Caption {
+        place: "precision-positions",
+        text: PRECISION_FP16_INF,
+    },
+    Caption {
+        place: "precision-angles",
+        text: PRECISION_ANGLES,
+    },
+    Caption {
+        place: "precision-score",
+        text: PRECISION_SCORE,
+    },
+    Caption {
+        place: "precision-error",
+        text: PRECISION_ERROR,
+    },
 ];

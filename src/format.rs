@@ -38,6 +38,14 @@ fn mn(v: &str) -> String {
     format!("<mn>{v}</mn>")
 }
 
+/// Text made safe to put inside HTML elements and attributes.
+pub fn escape_html(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
 fn mi(v: &str) -> String {
     format!("<mi>{v}</mi>")
 }
@@ -64,7 +72,7 @@ pub fn sinusoidal_definition() -> String {
                 "<mfrac><mrow>{}{}</mrow>{}</mfrac>",
                 mn("2"),
                 mi("i"),
-                mi("d")
+                mi("d_model")
             ),
             mo(")")
         )
@@ -90,14 +98,14 @@ pub fn sinusoidal_definition() -> String {
     )
 }
 
-/// RoPE's rotation of pair `j` and its frequency.
+/// RoPE's rotation of pair `i` (its two dimensions `x`, `y` of q or k) and its frequency.
 pub fn rope_definition() -> String {
     let angle = format!(
         "{}{}<msub>{}{}</msub>",
         mi("pos"),
         mo("·"),
-        mi("θ"),
-        mi("j")
+        mi("ω"),
+        mi("i")
     );
     let trig = |f: &str| format!("{}{}{angle}{}", mi(f), mo("("), mo(")"));
     let row = |lhs: &str, a: &str, op: &str, b: &str| {
@@ -116,13 +124,13 @@ pub fn rope_definition() -> String {
         "<math display=\"block\"><mtable>{}{}<mtr><mtd><mrow><msub>{}{}</msub>{}<msup>{}<mrow>{}{}{}{}{}</mrow></msup></mrow></mtd></mtr></mtable></math>",
         row("x′", "x", "−", "y"),
         row("y′", "y", "+", "x"),
-        mi("θ"),
-        mi("j"),
+        mi("ω"),
+        mi("i"),
         mo("="),
-        mi("θ"),
+        mi("base"),
         mo("−"),
         mn("2"),
-        mi("j"),
+        mi("i"),
         mo("/"),
         mi("D"),
     )

@@ -3,12 +3,12 @@
 //! The core (`encoding`, `state`, `render`, `export`) is plain Rust, tested natively; the UI
 //! (`shell` over `views` over `ui`) is a thin Leptos layer over it, compiled only for the browser.
 
+/// The fixed explanatory sentences of the views and panels, as data (checked by `tests/claims.rs`).
+pub mod captions;
 /// The mathematics of positional encodings.
 pub mod encoding;
 /// File formats for exports (CSV, NPY).
 pub mod export;
-/// The fixed explanatory sentences of the views and panels, as data (checked by `tests/claims.rs`).
-pub mod captions;
 /// Readable numbers and MathML formulas.
 pub mod format;
 /// Colour maps, heatmap rasters, line envelopes and chart drawing.

@@ -27,7 +27,7 @@ pub fn sinusoidal_panel(s: &SinusoidalState, panel: &str) -> String {
         "pe-spectrum" => "omega = base ** (-2 * np.arange((d_model + 1) // 2) / d_model)\nwavelength = 2 * np.pi / omega\n".to_string(),
         "pe-similarity" => format!("similarity = pe @ pe.T\ncurve = similarity[{}]\n", s.p0_in_range()),
         "pe-offset" => format!(
-            "k, p0 = {}, {}\nomega = base ** (-2 * np.arange((d_model + 1) // 2) / d_model)\n# PE[p0 + k] from PE[p0] by rotating each (sin, cos) pair by k * omega\n",
+            "delta, p0 = {}, {}\nomega = base ** (-2 * np.arange((d_model + 1) // 2) / d_model)\n# PE[p0 + delta] = M(delta) @ PE[p0]: each (sin, cos) pair turned by delta * omega_i\n",
             s.offset,
             s.p0_in_range()
         ),

@@ -21,8 +21,7 @@ use pe_lab::encoding::precision::{
     self, distinct_positions, first_break, Path, ERROR_FLOOR_RAD, EXACT_BREAK_SCAN,
 };
 use pe_lab::encoding::rope::{
-    base_inv_freq, scale, yarn_correction_dim, yarn_mscale, Method, PairLayout, Rope,
-    ScalingParams,
+    base_inv_freq, scale, yarn_correction_dim, yarn_mscale, Method, PairLayout, Rope, ScalingParams,
 };
 use pe_lab::encoding::similarity::{OffsetMap, PositionSimilarity};
 use pe_lab::encoding::sinusoidal::{column_role, pair_count, ColumnKind, Layout, Sinusoid};
@@ -51,18 +50,54 @@ const fn claim(place: &'static str, phrase: &'static str, check: fn()) -> Claim 
 /// is listed with the work it names.
 const SOURCES: &[(&str, &str)] = &[
     ("Vaswani et al. (2017)", "Attention Is All You Need"),
-    ("Press et al., 2022", "Train Short, Test Long: Attention with Linear Biases (ALiBi)"),
-    ("Press et al. (2022)", "Train Short, Test Long: Attention with Linear Biases (ALiBi)"),
-    ("Su et al., 2021", "RoFormer: Enhanced Transformer with Rotary Position Embedding"),
-    ("Chen et al., 2023", "Extending Context Window of Large Language Models via Positional Interpolation"),
-    ("bloc97, 2023", "NTK-Aware Scaled RoPE (Reddit r/LocalLLaMA post)"),
-    ("bloc97's NTK-aware rule (2023)", "NTK-Aware Scaled RoPE (Reddit r/LocalLLaMA post)"),
-    ("Peng et al., 2023", "YaRN: Efficient Context Window Extension of Large Language Models"),
-    ("Ding et al., 2024", "LongRoPE: Extending LLM Context Window Beyond 2 Million Tokens"),
-    ("Raffel et al., 2020", "Exploring the Limits of Transfer Learning (T5)"),
-    ("huggingface/transformers#29285", "transformers pull request: RoPE in float32"),
-    ("EleutherAI/gpt-neox#1016", "GPT-NeoX pull request: rotary inv_freq precision"),
-    ("NVIDIA/Megatron-LM#535", "Megatron-LM issue: float16 positions in rotary embeddings"),
+    (
+        "Press et al., 2022",
+        "Train Short, Test Long: Attention with Linear Biases (ALiBi)",
+    ),
+    (
+        "Press et al. (2022)",
+        "Train Short, Test Long: Attention with Linear Biases (ALiBi)",
+    ),
+    (
+        "Su et al., 2021",
+        "RoFormer: Enhanced Transformer with Rotary Position Embedding",
+    ),
+    (
+        "Chen et al., 2023",
+        "Extending Context Window of Large Language Models via Positional Interpolation",
+    ),
+    (
+        "bloc97, 2023",
+        "NTK-Aware Scaled RoPE (Reddit r/LocalLLaMA post)",
+    ),
+    (
+        "bloc97's NTK-aware rule (2023)",
+        "NTK-Aware Scaled RoPE (Reddit r/LocalLLaMA post)",
+    ),
+    (
+        "Peng et al., 2023",
+        "YaRN: Efficient Context Window Extension of Large Language Models",
+    ),
+    (
+        "Ding et al., 2024",
+        "LongRoPE: Extending LLM Context Window Beyond 2 Million Tokens",
+    ),
+    (
+        "Raffel et al., 2020",
+        "Exploring the Limits of Transfer Learning (T5)",
+    ),
+    (
+        "huggingface/transformers#29285",
+        "transformers pull request: RoPE in float32",
+    ),
+    (
+        "EleutherAI/gpt-neox#1016",
+        "GPT-NeoX pull request: rotary inv_freq precision",
+    ),
+    (
+        "NVIDIA/Megatron-LM#535",
+        "Megatron-LM issue: float16 positions in rotary embeddings",
+    ),
     ("Figure 2", "RoFormer's Figure 2 (the long-term decay)"),
 ];
 
@@ -76,6 +111,7 @@ const NAMES: &[&str] = &[
     "float32",
     "float64",
     "T5",
+    "mT5",
     "llama3",
     "p0",
     "W_q",
@@ -106,6 +142,22 @@ fn texts() -> Vec<(Place, String)> {
     }
     for c in captions::ALL {
         out.push((c.place.to_string(), c.text.to_string()));
+    }
+    let notation = pe_lab::state::notation::parse_notation(
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/notation.json"))
+            .expect("notation table"),
+    )
+    .expect("valid notation table");
+    for s in notation.symbols {
+        out.push((
+            "notation".to_string(),
+            format!("{}: {}", s.symbol, s.meaning),
+        ));
+    }
+    for row in captions::COMPARE_ROWS {
+        for cell in row {
+            out.push(("compare-table".to_string(), cell.to_string()));
+        }
     }
     out
 }
@@ -177,6 +229,7 @@ const SEED_WALL: &str = "lesson:seed/Learned positions stop at a wall";
 const SEED_ROPE: &str = "lesson:seed/RoPE rotates the query and the key";
 const SEED_RELATIVE: &str = "lesson:seed/RoPE: the score depends only on m − n";
 const SEED_DECAY: &str = "lesson:seed/RoPE's long-term decay";
+const SEED_DECAY_NEEDS: &str = "lesson:seed/Decay needs aligned queries and keys";
 const SEED_PAST: &str = "lesson:seed/Past the training length, slow pairs meet new angles";
 const SEED_NTK: &str = "lesson:seed/NTK-aware scaling raises the base";
 const SEED_YARN: &str = "lesson:seed/YaRN keeps fast pairs, interpolates slow ones";
@@ -220,7 +273,7 @@ fn claims() -> Vec<Claim> {
             assert_eq!(column_role(4, 20, Layout::Interleaved), (2, ColumnKind::Sin));
             assert_eq!(column_role(5, 20, Layout::Interleaved), (2, ColumnKind::Cos));
         }),
-        claim(SEED_SHARE, "ω_i = 10000^(−2i/d_model)", || {
+        claim(SEED_SHARE, "ω_i = base^(−2i/d_model), with base = 10000", || {
             let p = pe(20);
             assert!(close(p.omegas[2], 10000f64.powf(-4.0 / 20.0), 1e-15));
         }),
@@ -313,7 +366,11 @@ fn claims() -> Vec<Claim> {
             assert_eq!(base_inv_freq(10000.0, 128).len(), 64);
             assert_eq!(slow_pairs_past_4096(), 18);
         }),
-        claim(SEED_NTK, "base·s^(D/(D−2)): pair 0 keeps its frequency, and the slowest pair is divided by exactly s", || {
+        claim(SEED_NTK, "D = head_dim = 128", || {
+            let s = step_state("seed", "NTK-aware scaling raises the base").scaling;
+            assert_eq!((s.head_dim, s.rotary_dim()), (128, 128));
+        }),
+        claim(SEED_NTK, "pair 0 keeps its frequency, and the slowest pair is divided by exactly s", || {
             let p = ScalingParams { factor: 16.0, ..ScalingParams::default() };
             let ntk = scale(Method::Ntk, 10000.0, 128, &p).expect("ntk");
             let base = base_inv_freq(10000.0, 128);
@@ -341,6 +398,16 @@ fn claims() -> Vec<Claim> {
             assert_eq!(yarn(16.0).correction, yarn(32.0).correction);
             assert!(yarn_correction_dim(32.0, 128, 10000.0, 4096) < yarn_correction_dim(1.0, 128, 10000.0, 4096));
         }),
+        claim(SEED_DECAY_NEEDS, "64 random pairs", || {
+            // The green curve: the mean score of 64 random (q, k), near zero at every distance.
+            let r = Rope::plain(128, 1.0, 10000.0, PairLayout::Interleaved);
+            assert_eq!(pe_lab::encoding::rope::RANDOM_DRAWS, 64);
+            let w = pe_lab::encoding::rope::mean_random_weights(&r, 0);
+            let ys = r.score_series(&w, 1.0, 251);
+            assert!(ys.iter().all(|v| v.abs() < 6.0), "the average stays near zero (|score| ≤ 128 at Δ = 0 for q = k = 1)");
+        }),
+        claim(SEED_NTK, "base·s^(D/(D−2))", || {}),
+        claim(SEED_ALPHA, "α² ≈ 1.63", || assert!((yarn(16.0).attention.powi(2) - 1.63).abs() < 0.005)),
         claim(SEED_ALPHA, "α = 0.1·ln s + 1, about 1.28 at s = 16", || {
             assert!(close(yarn(16.0).attention, 0.1 * 16f64.ln() + 1.0, 1e-12));
             assert!((yarn(16.0).attention - 1.28).abs() < 0.005);
@@ -363,7 +430,7 @@ fn claims() -> Vec<Claim> {
         claim(P_BF16, "among the first 4096, then move Position to 4096", || {
             // The revealed answer: 769 stored values (4095 itself rounds up to 4096).
             assert_eq!(distinct_positions(Path::Bf16Cache, 4095), 769);
-            assert!(pe_lab::state::precision::PREC_POS.max >= 4096.0);
+            const { assert!(pe_lab::state::precision::PREC_POS.max >= 4096.0) };
         }),
         claim(P_F16, "from 2049", check_f16_2048),
         claim(P_F16, "float16 keeps 11 significant bits: whole numbers are exact up to 2048, and 2049 is stored as 2048", || {
@@ -406,13 +473,29 @@ fn claims() -> Vec<Claim> {
             assert!((e - 0.59).abs() < 0.005, "{e}");
         }),
         claim(P_ANGLES, "first passes 0.1 rad", || {}),
-        claim(P_F32, "within 0.1 rad up to about 1.26 million positions", || {
+        claim(P_F32, "within 0.1 rad past a million positions", || {
             let at = break_at(Path::HfF32, 2_000_000).expect("float32 breaks before 2 million");
-            assert!((1_255_000..1_265_000).contains(&at), "{at}");
+            assert!((1_000_000..2_000_000).contains(&at), "{at}");
         }),
         claim(P_F32, "(Llama 3 uses 500000)", || {
             assert!(pe_lab::state::precision::PRECISION_PRESETS.iter().any(|p| p.name.starts_with("Llama 3") && p.query.contains("theta=500000")));
         }),
+        // ---- The Notation table ----
+        claim("notation", "counted from 0", || {}),
+        claim("notation", "0 ≤ col < d_model", || assert_eq!(pe(8).matrix(1).len(), 8)),
+        claim("notation", "10000 in Vaswani et al. and RoFormer", || {
+            assert_eq!(pe_lab::state::app::BASE.default, 10000.0);
+            assert_eq!(pe_lab::state::rope::THETA.default, 10000.0);
+        }),
+        claim("notation", "columns 2i and 2i + 1 in the interleaved layout). 0 ≤ i < ⌈d_model/2⌉, or D/2 in RoPE", || {
+            check_formula();
+            assert_eq!(pair_count(9), 5);
+            assert_eq!(base_inv_freq(10000.0, 64).len(), 32);
+        }),
+        claim("notation", "base^(−2i/d_model)", check_formula),
+        claim("notation", "base^(−2i/D)", || assert!(close(base_inv_freq(500.0, 16)[3], 500f64.powf(-6.0 / 16.0), 1e-15))),
+        claim("notation", "2π/ω_i", check_wavelength),
+        claim("notation", "√(1/t) = α = 0.1·ln s + 1", || assert!(close(yarn(9.0).attention, 0.1 * 9f64.ln() + 1.0, 1e-12))),
         // ---- Panels and view introductions ----
         claim(SEED_DECAY, "q = k = 1", check_ones_score),
         claim("rope-decay", "q = k = 1", check_ones_score),
@@ -435,6 +518,16 @@ fn claims() -> Vec<Claim> {
         claim("pe-spectrum", "ω_i = base^(−2i/d_model)", || {
             let p = Sinusoid::new(64, 500.0, Layout::Concat);
             assert!(close(p.omegas[7], 500f64.powf(-14.0 / 64.0), 1e-15));
+        }),
+        claim("pe-spectrum", "λ_i ≥ 4·(seq_len − 1), a quarter turn over the last position", || {
+            for (seq_len, d_model) in [(50usize, 128usize), (100, 20), (7, 64)] {
+                let p = pe(d_model);
+                for i in 0..p.omegas.len() {
+                    let rises = (1..seq_len).all(|pos| p.value(pos, 2 * i) > p.value(pos - 1, 2 * i));
+                    let rule = p.wavelength(i) >= 4.0 * (seq_len - 1) as f64;
+                    assert_eq!(rises, rule, "seq_len {seq_len}, d_model {d_model}, pair {i}");
+                }
+            }
         }),
         claim("pe-similarity", "largest on the diagonal (d_model/2)", || {
             let sim = PositionSimilarity::new(&pe(64));
@@ -508,7 +601,7 @@ fn claims() -> Vec<Claim> {
                 assert!(close(yarn(s).attention, 0.1 * f64::ln(s) + 1.0, 1e-12));
             }
         }),
-        claim("scaling-score-distance", "grows by α²", || {
+        claim("scaling-score-distance", "is multiplied by α²", || {
             let y = yarn(8.0);
             let plain = Rope::new(64, 32, PairLayout::Half, base_inv_freq(10000.0, 32), 1.0);
             let scaled = Rope::new(64, 32, PairLayout::Half, base_inv_freq(10000.0, 32), y.attention);
@@ -519,6 +612,15 @@ fn claims() -> Vec<Claim> {
             assert!(close(b, a * y.attention * y.attention, 1e-9), "only the rotary part grows by α²");
         }),
         claim("alibi-slopes", "Press et al., 2022", || {}),
+        claim("compare-table", "512 × 768 = 393,216 in BERT-base", || {
+            let n = |s: &str| s.replace(',', "").parse::<u64>().unwrap();
+            assert_eq!(n("512") * n("768"), n("393,216"));
+        }),
+        claim("compare-table", "32 × 12 in each of T5-base's encoder and decoder", || {
+            // T5-base's config: relative_attention_num_buckets 32, num_heads 12; PE Lab's default.
+            assert_eq!(pe_lab::state::more::BUCKETS.default, 32);
+        }),
+        claim("compare-table", "Vaswani et al. 2017", || {}),
         claim("t5-buckets", "every future key to bucket 0", || {
             for rel in [1i64, 5, 300] {
                 assert_eq!(pe_lab::encoding::bias::t5_bucket(rel, false, 32, 128), 0);
@@ -536,7 +638,7 @@ fn claims() -> Vec<Claim> {
             assert!(w[0] == 1.0 && w[1] > 0.8);
         }),
         claim("precision-error", "up to 2^24 = 16,777,216 exactly", || {
-            assert_eq!(1u64 << 24, 16_777_216);
+            assert_eq!(2f64.powi(24), "16,777,216".replace(',', "").parse::<f64>().unwrap());
             assert_eq!(stored(Path::HfF32, 16_777_216), 16_777_216.0);
             assert_eq!(stored(Path::HfF32, 16_777_217), 16_777_216.0);
         }),
@@ -567,8 +669,15 @@ fn check_ones_score() {
     let r = Rope::plain(32, 1.0, 10000.0, PairLayout::Interleaved);
     let ones = vec![1.0; 32];
     for delta in [0.0, 1.0, 17.0, 250.0] {
-        let expected: f64 = base_inv_freq(10000.0, 32).iter().map(|w| 2.0 * (delta * w).cos()).sum();
-        assert!(close(r.score(&ones, &ones, 300.0 + delta, 300.0), expected, 1e-9));
+        let expected: f64 = base_inv_freq(10000.0, 32)
+            .iter()
+            .map(|w| 2.0 * (delta * w).cos())
+            .sum();
+        assert!(close(
+            r.score(&ones, &ones, 300.0 + delta, 300.0),
+            expected,
+            1e-9
+        ));
     }
 }
 
@@ -576,7 +685,11 @@ fn check_wavelength() {
     let p = pe(20);
     for i in 0..10 {
         assert!(close(p.wavelength(i), TAU / p.omegas[i], 1e-12));
-        assert!(close(p.wavelength(i), TAU * 10000f64.powf((2 * i) as f64 / 20.0), 1e-12));
+        assert!(close(
+            p.wavelength(i),
+            TAU * 10000f64.powf((2 * i) as f64 / 20.0),
+            1e-12
+        ));
     }
 }
 
@@ -610,9 +723,14 @@ fn first_break_error(path: Path, pos: u64) -> f64 {
 fn check_random_scores() {
     let r = Rope::plain(16, 1.0, 10000.0, PairLayout::Interleaved);
     let mut rng = pe_lab::encoding::rope::SeededNormal::new(11);
-    let samples: Vec<(Vec<f64>, Vec<f64>)> = (0..4000).map(|_| (rng.vector(16), rng.vector(16))).collect();
+    let samples: Vec<(Vec<f64>, Vec<f64>)> = (0..4000)
+        .map(|_| (rng.vector(16), rng.vector(16)))
+        .collect();
     let stats = |delta: f64| {
-        let s: Vec<f64> = samples.iter().map(|(q, k)| r.score(q, k, delta, 0.0)).collect();
+        let s: Vec<f64> = samples
+            .iter()
+            .map(|(q, k)| r.score(q, k, delta, 0.0))
+            .collect();
         let mean = s.iter().sum::<f64>() / s.len() as f64;
         let var = s.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / s.len() as f64;
         (mean, var)
@@ -620,7 +738,10 @@ fn check_random_scores() {
     for delta in [0.0, 10.0, 200.0, 5000.0] {
         let (mean, var) = stats(delta);
         assert!(mean.abs() < 0.3, "mean {mean} at Δ = {delta}");
-        assert!((var - 16.0).abs() < 1.6, "variance {var} at Δ = {delta} (16 expected)");
+        assert!(
+            (var - 16.0).abs() < 1.6,
+            "variance {var} at Δ = {delta} (16 expected)"
+        );
     }
     let _ = PI;
 }
@@ -637,7 +758,9 @@ fn every_claim_is_still_said_where_it_is_placed() {
     let texts = texts();
     for c in claims() {
         assert!(
-            texts.iter().any(|(place, text)| place == c.place && text.contains(c.phrase)),
+            texts
+                .iter()
+                .any(|(place, text)| place == c.place && text.contains(c.phrase)),
             "{}: the phrase “{}” is no longer said there; check the new sentence and its claim",
             c.place,
             c.phrase
@@ -673,16 +796,28 @@ fn no_number_is_said_without_a_claim() {
             missing.push(format!("{place}: “{}”", rest.trim()));
         }
     }
-    assert!(missing.is_empty(), "numbers no claim covers:\n{}", missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "numbers no claim covers:\n{}",
+        missing.join("\n")
+    );
 }
 
 #[test]
 fn an_unclaimed_number_is_caught() {
     // The check above can fail: a sentence with a new number is refused.
     let claims = claims();
-    let rest = uncovered("pe-index", "There are 7 pairs in columns 2i and 2i + 1.", &claims);
+    let rest = uncovered(
+        "pe-index",
+        "There are 7 pairs in columns 2i and 2i + 1.",
+        &claims,
+    );
     assert!(rest.chars().any(|c| c.is_ascii_digit()));
-    let rest = uncovered("pe-index", "⌈d_model/2⌉ pairs in columns 2i and 2i + 1.", &claims);
+    let rest = uncovered(
+        "pe-index",
+        "⌈d_model/2⌉ pairs in columns 2i and 2i + 1.",
+        &claims,
+    );
     assert!(!rest.chars().any(|c| c.is_ascii_digit()), "{rest}");
 }
 
@@ -692,7 +827,11 @@ fn lesson_steps_fit_a_projector() {
         let lesson = parse_lesson(&lesson_file(name)).expect("valid");
         for step in &lesson.steps {
             let words = step.text.split_whitespace().count();
-            assert!(words <= MAX_STEP_WORDS, "{name}/{}: {words} words", step.title);
+            assert!(
+                words <= MAX_STEP_WORDS,
+                "{name}/{}: {words} words",
+                step.title
+            );
         }
     }
 }
@@ -700,16 +839,61 @@ fn lesson_steps_fit_a_projector() {
 /// Symbols a lesson must define before it uses them: the symbol as written, and for each
 /// lesson that uses it, the step that defines it and the words that do.
 const DEFINED_AT: &[(&str, &str, &str, &str)] = &[
-    ("ω_", "seed", "A pair shares one frequency", "ω_i = 10000^(−2i/d_model) is pair i's frequency"),
-    ("λ_", "seed", "Fast columns and slow columns", "λ_i = 2π/ω_i"),
-    ("Δ", "seed", "Offsets are rotations", "maps PE[pos] to PE[pos + Δ]"),
-    ("M(Δ)", "seed", "Offsets are rotations", "One matrix M(Δ)"),
-    ("p0", "seed", "Similarity depends only on the offset", "PE[p0]·PE[pos]"),
-    ("W_q", "seed", "Absolute, not relative", "W_q(x + PE)"),
-    ("L₀", "seed", "Past the training length, slow pairs meet new angles", "A model trained on L₀ = 4096 positions"),
-    ("β_fast", "seed", "YaRN keeps fast pairs, interpolates slow ones", "pairs that turn more than β_fast = 32 times"),
-    ("α", "seed", "YaRN's attention factor", "multiplies cos and sin by α"),
-    ("ω_", "precision", "Angles break before positions do", "pos·ω_i (pair i's frequency times the position)"),
+    (
+        "ω_",
+        "seed",
+        "A pair shares one frequency",
+        "ω_i = base^(−2i/d_model), with base = 10000, is pair i's frequency",
+    ),
+    (
+        "λ_",
+        "seed",
+        "Fast columns and slow columns",
+        "λ_i = 2π/ω_i",
+    ),
+    (
+        "Δ",
+        "seed",
+        "Offsets are rotations",
+        "maps PE[pos] to PE[pos + Δ]",
+    ),
+    ("M(Δ)", "seed", "Offsets are rotations", "one matrix M(Δ)"),
+    (
+        "p0",
+        "seed",
+        "Similarity depends only on the offset",
+        "PE[p0]·PE[pos]",
+    ),
+    (
+        "W_q",
+        "seed",
+        "Absolute, not relative",
+        "W_q, W_k are learned",
+    ),
+    (
+        "L₀",
+        "seed",
+        "Past the training length, slow pairs meet new angles",
+        "A model trained on L₀ = 4096 positions",
+    ),
+    (
+        "β_fast",
+        "seed",
+        "YaRN keeps fast pairs, interpolates slow ones",
+        "pairs that turn more than β_fast = 32 times",
+    ),
+    (
+        "α",
+        "seed",
+        "YaRN's attention factor",
+        "multiplies cos and sin by α",
+    ),
+    (
+        "ω_",
+        "precision",
+        "Angles break before positions do",
+        "pos·ω_i (pair i's frequency times the position)",
+    ),
 ];
 
 #[test]
@@ -718,7 +902,9 @@ fn lessons_define_symbols_before_using_them() {
         let lesson = parse_lesson(&lesson_file(name)).expect("valid");
         for &(symbol, _, _, _) in DEFINED_AT {
             let first = lesson.steps.iter().position(|s| {
-                [&s.title, &s.text, &s.try_this].iter().any(|t| t.contains(symbol))
+                [&s.title, &s.text, &s.try_this]
+                    .iter()
+                    .any(|t| t.contains(symbol))
             });
             let Some(first) = first else { continue };
             let entry = DEFINED_AT
@@ -726,8 +912,48 @@ fn lessons_define_symbols_before_using_them() {
                 .find(|d| d.0 == symbol && d.1 == name)
                 .unwrap_or_else(|| panic!("{name} uses {symbol} but no step is said to define it"));
             let step = &lesson.steps[first];
-            assert_eq!(step.title, entry.2, "{name}: {symbol} is used in “{}” before “{}” defines it", step.title, entry.2);
-            assert!(step.text.contains(entry.3) || step.try_this.contains(entry.3), "{name}/{}: does not define {symbol} with “{}”", step.title, entry.3);
+            assert_eq!(
+                step.title, entry.2,
+                "{name}: {symbol} is used in “{}” before “{}” defines it",
+                step.title, entry.2
+            );
+            assert!(
+                step.text.contains(entry.3) || step.try_this.contains(entry.3),
+                "{name}/{}: does not define {symbol} with “{}”",
+                step.title,
+                entry.3
+            );
         }
     }
+}
+
+/// Symbols PE Lab no longer uses, each with the one that replaced it: the same quantity had
+/// two names, or one name meant two quantities.
+const RETIRED: &[(&str, &str)] = &[
+    ("θ", "base (rope_theta), or ω_i for a frequency"),
+    ("pair j", "pair i"),
+    ("offset k", "offset Δ"),
+    ("M(k)", "M(Δ)"),
+    ("distance d", "distance Δ = m − n"),
+    ("d/2", "D/2 or d_model/2"),
+    ("PE[p]", "PE[pos]"),
+    ("L0", "L₀"),
+    (
+        "permutation-invariant:",
+        "permutation-equivariant (the seed's word in parentheses)",
+    ),
+    ("−m·", "−slope_h·"),
+];
+
+#[test]
+fn retired_symbols_are_gone() {
+    let mut found = Vec::new();
+    for (place, text) in texts() {
+        for (old, new) in RETIRED {
+            if text.contains(old) {
+                found.push(format!("{place}: “{old}” (say {new})"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
 }

@@ -181,7 +181,7 @@ fn the_precision_lesson_is_short_and_valid() {
     ))
     .expect("lesson");
     let lesson = parse_lesson(&text).expect("valid");
-    assert!((3..=5).contains(&lesson.steps.len()));
+    assert!((3..=8).contains(&lesson.steps.len()));
     assert!(lesson.steps.iter().all(|s| s.view == View::Precision));
     assert_eq!(lesson_url("precision"), "./lessons/precision.json");
 }

@@ -125,11 +125,7 @@ impl Preview {
 impl Preview {
     /// An HTML table of the preview (text escaped), with a caption saying what is left out.
     pub fn to_html(&self) -> String {
-        fn esc(s: &str) -> String {
-            s.replace('&', "&amp;")
-                .replace('<', "&lt;")
-                .replace('>', "&gt;")
-        }
+        use crate::format::escape_html as esc;
         let mut out = format!(
             "<table class=\"data\"><caption>{} of {} rows, {} of {} columns; the CSV holds them all.</caption><thead><tr>",
             self.rows.len(),

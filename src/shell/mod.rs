@@ -1,6 +1,7 @@
 //! The app shell, above the views: state from the URL, theme, notices, site chrome, the Share
 //! dialog, and the current view (loaded on demand: see `views::load`).
 
+pub mod notation;
 pub mod share;
 
 use leptos::prelude::*;
@@ -260,6 +261,7 @@ fn Header() -> impl IntoView {
                     {FIGURES.iter().map(|f| view! { <option value=f.name>{f.name}</option> }).collect_view()}
                 </select>
             </label>
+            <notation::NotationButton/>
             <share::ShareButton/>
             <button class="theme-toggle" on:click=next_theme aria-label="Switch light or dark theme">
                 {move || if ctx.dark.get() { "☀ Light" } else { "☾ Dark" }}
@@ -361,7 +363,7 @@ fn Footer() -> impl IntoView {
         <footer class="site-footer">
             <p>
                 "PE Lab computes everything in your browser; nothing is sent anywhere. "
-                "Formulas follow Vaswani et al. (2017), “Attention Is All You Need”, and are checked against PyTorch and Hugging Face transformers."
+                "Formulas follow the papers each view names, from Vaswani et al. (2017), “Attention Is All You Need”, on, and are checked against PyTorch and Hugging Face transformers where those implement them."
             </p>
         </footer>
     }

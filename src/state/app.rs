@@ -83,7 +83,7 @@ pub const P0: IntSpec = IntSpec {
 };
 pub const OFFSET: IntSpec = IntSpec {
     name: "offset",
-    label: "Offset k",
+    label: "Offset Δ",
     min: 0,
     max: 8191,
     default: 4,

@@ -38,12 +38,12 @@ pub const FIGURES: [Figure; 7] = [
     },
     Figure {
         name: "RoFormer: long-term decay",
-        source: "Su et al. (2021), “RoFormer”, Figure 2: the decay bound for d = 128, θ = 10000, relative distance 0–250 (rope-decay panel).",
+        source: "Su et al. (2021), “RoFormer”, Figure 2: the decay bound for head_dim 128, base 10000, distance Δ from 0 to 250 (rope-decay panel).",
         query: "view=rope&head_dim=128&theta=10000&layout=interleaved&partial=1&qk=ones&max_dist=250",
     },
     Figure {
         name: "YaRN on LLaMA-2",
-        source: "Peng et al. (2023), “YaRN”: LLaMA-2 (D = 128, θ = 10000, L0 = 4096) extended 16× to 64k, beside PI and NTK.",
+        source: "Peng et al. (2023), “YaRN”: LLaMA-2 (D = 128, base 10000, L₀ = 4096) extended 16× to 65,536 positions, beside PI and NTK.",
         query: "view=scaling&method=none,linear,ntk,yarn&head_dim=128&theta=10000&factor=16&orig_ctx=4096&seq_len=65536",
     },
 ];

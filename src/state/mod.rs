@@ -5,6 +5,7 @@ pub mod app;
 pub mod figures;
 pub mod lesson;
 pub mod more;
+pub mod notation;
 pub mod params;
 pub mod precision;
 pub mod query;

@@ -303,7 +303,7 @@ impl AttentionState {
 
 pub const K_MAX: IntSpec = IntSpec {
     name: "k_max",
-    label: "Largest offset k",
+    label: "Largest offset Δ",
     min: 1,
     max: 511,
     default: 128,

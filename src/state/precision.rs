@@ -14,7 +14,7 @@ pub const PREC_HEAD_DIM: IntSpec = IntSpec {
 };
 pub const PREC_THETA: FloatSpec = FloatSpec {
     name: "theta",
-    label: "Base θ",
+    label: "Base",
     min: 2.0,
     max: 1e7,
     default: 10000.0,
@@ -85,15 +85,15 @@ pub struct PrecisionPreset {
 
 pub const PRECISION_PRESETS: [PrecisionPreset; 4] = [
     PrecisionPreset {
-        name: "LLaMA-2 (D 128, θ 10000)",
+        name: "LLaMA-2 (head_dim 128, base 10000)",
         query: "head_dim=128&theta=10000",
     },
     PrecisionPreset {
-        name: "Llama 3 (D 128, θ 500000)",
+        name: "Llama 3 (head_dim 128, base 500000)",
         query: "head_dim=128&theta=500000",
     },
     PrecisionPreset {
-        name: "Qwen2 (D 128, θ 1000000)",
+        name: "Qwen2 (head_dim 128, base 1000000)",
         query: "head_dim=128&theta=1000000",
     },
     PrecisionPreset {

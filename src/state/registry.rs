@@ -86,7 +86,7 @@ pub const VIEWS: [ViewSpec; 8] = [
         title: "RoPE",
         panels: &[
             panel("rope-rotation", "Each pair is a clock"),
-            panel("rope-angles", "Rotation angles cos(pos·θ_j)"),
+            panel("rope-angles", "Rotation angles cos(pos·ω_i)"),
             panel(
                 "rope-score-distance",
                 "Score against distance: only m − n matters",
@@ -133,7 +133,10 @@ pub const VIEWS: [ViewSpec; 8] = [
         title: "Compare",
         panels: &[
             panel("compare-table", "The schemes at a glance"),
-            panel("compare-similarity", "How similar is position p to p + k?"),
+            panel(
+                "compare-similarity",
+                "How similar is position pos to pos + Δ?",
+            ),
         ],
         read: |get, n, s| s.compare = CompareState::read(get, n),
         write: |s, out| s.compare.write(out),

@@ -14,7 +14,7 @@ pub const HEAD_DIM: IntSpec = IntSpec {
 };
 pub const THETA: FloatSpec = FloatSpec {
     name: "theta",
-    label: "Base θ",
+    label: "Base",
     min: 2.0,
     max: 1e8,
     default: 10000.0,
@@ -284,7 +284,7 @@ pub const FACTOR: FloatSpec = FloatSpec {
 };
 pub const ORIG_CTX: IntSpec = IntSpec {
     name: "orig_ctx",
-    label: "Original context L0",
+    label: "Original context L₀",
     min: 16,
     max: 131_072,
     default: 4096,
@@ -292,7 +292,7 @@ pub const ORIG_CTX: IntSpec = IntSpec {
 };
 pub const CUR_LEN: IntSpec = IntSpec {
     name: "seq_len",
-    label: "Current length n (dynamic, LongRoPE)",
+    label: "Current length seq_len (dynamic NTK, LongRoPE)",
     min: 1,
     max: 1_048_576,
     default: 16384,

@@ -26,12 +26,7 @@ pub fn AttentionView() -> impl IntoView {
     view! {
         <div class="view view-attention">
             <div class="view-intro">
-                <p>
-                    "Self-attention compares every token with every other one, but nothing in that comparison says where a token stands: "
-                    "without positions it is permutation-invariant. "
-                    "Shuffle the sentence: without a positional encoding each word gets exactly the same output as before, only in a new place — "
-                    "“the dog bit the man” and “the man bit the dog” look identical (order invisible). With positions, the outputs change (order visible)."
-                </p>
+                <p>{crate::captions::ATTENTION_INTRO}</p>
             </div>
             <div class="panels single">
                 <PermutationPanel/>
@@ -115,12 +110,12 @@ fn PermutationPanel() -> impl IntoView {
                 let same = change[i] < 1e-9;
                 // An unchanged output under a shuffle is the failure the lesson names.
                 let (status, class) = if !shuffled {
-                    ("original order (Δ 0)".to_string(), "")
+                    ("original order (change 0)".to_string(), "")
                 } else if same {
                     // Differences at the level of float rounding are zero.
-                    ("order invisible (Δ ≈ 0)".to_string(), "order-invisible")
+                    ("order invisible (change ≈ 0)".to_string(), "order-invisible")
                 } else {
-                    (format!("order visible (Δ {})", sig(change[i], 3)), "order-visible")
+                    (format!("order visible (change {})", sig(change[i], 3)), "order-visible")
                 };
                 html += &format!(
                     "<tr class=\"{class}\"><td>{pos}</td><th scope=\"row\">{} (#{i})</th><td class=\"vec\">[{}, …]</td><td>{status}</td></tr>",
@@ -139,9 +134,9 @@ fn PermutationPanel() -> impl IntoView {
                     // Zero-height bars would be invisible: draw the zero as a labelled line.
                     line_series(
                         if at.with(|a| a.order.iter().enumerate().any(|(pos, &i)| pos != i)) {
-                            "without PE: Δ = 0 for every token (order invisible)".into()
+                            "without PE: change = 0 for every token (order invisible)".into()
                         } else {
-                            "without PE: Δ = 0 (original order)".into()
+                            "without PE: change = 0 (original order)".into()
                         },
                         1,
                         &[0.0, 0.0],
@@ -239,7 +234,7 @@ fn PermutationPanel() -> impl IntoView {
         let shuffled = at.with(|a| a.order.iter().enumerate().any(|(pos, &i)| pos != i));
         let without = match (shuffled, zero) {
             (false, _) => "the original order, so nothing has changed yet",
-            (true, true) => "without PE: Δ = 0 for every token (order invisible)",
+            (true, true) => "without PE: change = 0 for every token (order invisible)",
             (true, false) => "without PE the outputs changed",
         };
         format!("Bar chart: how much each token's output changed after reordering, without and with positional encoding; {without}.")
@@ -261,10 +256,7 @@ fn PermutationPanel() -> impl IntoView {
                 <table class="demo-table" data-condition="pe" inner_html=move || table(true)></table>
             </div>
             <ChartCanvas node_ref=canvas label=Signal::derive(summary) paint=paint height=220.0/>
-            <p class="about">
-                "One attention head, 8-dimensional toy embeddings and weights (fixed, seeded). Δ is the largest difference between a token's output now and in the original sentence. "
-                "Without positions every Δ is zero — attention is permutation-invariant, the order is invisible — and the two “the” tokens even get identical outputs: the model cannot tell them apart."
-            </p>
+            <p class="about">{crate::captions::PERMUTATION_DEMO}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || format!("{ID}_{}", at.with(|a| a.pe.name()))) csv=csv_cb/>
         </Panel>
     }

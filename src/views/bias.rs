@@ -26,10 +26,7 @@ pub fn BiasView() -> impl IntoView {
     view! {
         <div class="view view-bias">
             <div class="view-intro">
-                <p>
-                    "Some models add no position to the tokens at all. They add a number to each attention logit that depends only on the distance between query and key: "
-                    "ALiBi (BLOOM, MPT) a straight penalty −m·(i − j) with one slope m per head; T5 a learned scalar per bucket of distances, exact for short ones and logarithmic for long ones."
-                </p>
+                <p>{crate::captions::BIAS_INTRO}</p>
             </div>
             {show_controls.then(|| view! {
                 <div class="controls" role="group" aria-label="Relative bias controls">
@@ -63,7 +60,7 @@ fn SlopesPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoView
         let px = p.canvas.width() as usize;
         slopes.with(|s| {
             let series = vec![line_series(
-                "slope m_h".into(),
+                "slope_h".into(),
                 0,
                 s,
                 |h| h as f64,
@@ -102,7 +99,10 @@ fn SlopesPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoView
     let note = move || {
         let n = bs.with(|b| b.heads);
         if n.is_power_of_two() {
-            format!("{n} heads: slopes 2^(−8/{n}), 2^(−16/{n}), … — a geometric sequence.")
+            format!(
+                "{n} heads: slope_h = 2^(−8(h+1)/{n}) for h = 0 … {}, a geometric sequence.",
+                n - 1
+            )
         } else {
             let c = 1usize << (usize::BITS - 1 - n.leading_zeros());
             format!("{n} is not a power of two: the first {c} slopes come from the {c}-head sequence, the other {} are every other slope of the {}-head one.", n - c, 2 * c)
@@ -112,7 +112,7 @@ fn SlopesPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoView
         <Panel id=ID>
             <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Bar chart of the ALiBi slopes of {} heads.", bs.with(|b| b.heads))) paint=paint height=240.0/>
             <p class="readout">{note}</p>
-            <p class="about">"Steep heads look only at the last few tokens, shallow heads far back. Nothing is learned: the slopes are fixed before training (Press et al., 2022)."</p>
+            <p class="about">{crate::captions::ALIBI_SLOPES}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || format!("{ID}_heads{}", bs.with(|b| b.heads))) csv=csv_cb snippet=snippet/>
         </Panel>
     }
@@ -139,8 +139,8 @@ fn AlibiBiasPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoV
             &cmap,
             n,
             n,
-            "key position j",
-            "query position i",
+            "key position n",
+            "query position m",
             lo,
             0.0,
             "bias",
@@ -183,8 +183,8 @@ fn AlibiBiasPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoV
     view! {
         <Panel id=ID>
             <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Causal ALiBi bias matrix of head {} over {} positions; grey cells are masked.", bs.with(|b| b.head_in_range()), bs.with(|b| b.seq_len))) paint=paint height=320.0/>
-            <p class="readout">{move || format!("Head {}: slope m = {}. Grey: future keys, masked in causal attention.", bs.with(|b| b.head_in_range()), sig(slope.get(), 6))}</p>
-            <p class="about">"Entry (i, j) is added to the logit of query i attending to key j: 0 on the diagonal, falling linearly with distance. Because it depends only on i − j, the same rule works for any length: ALiBi extrapolates."</p>
+            <p class="readout">{move || format!("Head {}: slope_h = {}. Grey: future keys, masked in causal attention.", bs.with(|b| b.head_in_range()), sig(slope.get(), 6))}</p>
+            <p class="about">{crate::captions::ALIBI_BIAS}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || format!("{ID}_head{}", bs.with(|b| b.head_in_range()))) csv=csv_cb snippet=snippet/>
         </Panel>
     }
@@ -221,7 +221,7 @@ fn T5Panel(bs: Memo<BiasState>) -> impl IntoView {
                 SeriesStyle::Line,
             )];
             let chart = LineChart::fitted(
-                "relative position (key − query)",
+                "relative position n − m (key − query)",
                 "bucket",
                 (rel[0], rel[rel.len() - 1]),
                 series,
@@ -239,10 +239,7 @@ fn T5Panel(bs: Memo<BiasState>) -> impl IntoView {
     view! {
         <Panel id=ID>
             <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("T5 bucket against relative position, {} buckets, max_distance {}.", bs.with(|b| b.buckets), bs.with(|b| b.max_distance))) paint=paint height=280.0/>
-            <p class="about">
-                "Small distances get a bucket each; beyond half the buckets the sizes grow logarithmically up to max_distance, and everything farther shares the last bucket. "
-                "Bidirectional attention gives positive offsets (keys after the query) their own half of the buckets; causal attention maps every future key to bucket 0."
-            </p>
+            <p class="about">{crate::captions::T5_BUCKETS}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || format!("{ID}_{}_{}", bs.with(|b| b.buckets), bs.with(|b| b.max_distance))) csv=csv_cb/>
         </Panel>
     }

@@ -61,6 +61,16 @@ pub fn line_series(
 pub fn highlight_marks(
     size: impl Fn() -> (usize, usize) + Send + Sync + 'static,
 ) -> Signal<Vec<Mark>> {
+    highlight_marks_mapped(size, Some)
+}
+
+/// As [`highlight_marks`], with each highlighted column moved to where `column` says it is
+/// shown (`None`: not shown). The Sinusoidal heatmap names columns of the interleaved layout
+/// (a pair and sin or cos) and outlines them where the current layout puts them.
+pub fn highlight_marks_mapped(
+    size: impl Fn() -> (usize, usize) + Send + Sync + 'static,
+    column: impl Fn(usize) -> Option<usize> + Send + Sync + 'static,
+) -> Signal<Vec<Mark>> {
     let state = use_context::<AppCtx>().map(|c| c.state);
     let highlight = Memo::new(move |_| {
         state
@@ -69,7 +79,13 @@ pub fn highlight_marks(
     });
     Signal::derive(move || {
         let (n_cols, n_rows) = size();
-        highlight.with(|h| marks_for(h, n_cols, n_rows))
+        highlight.with(|h| {
+            let moved = Highlight {
+                cols: h.cols.iter().filter_map(|&c| column(c)).collect(),
+                positions: h.positions.clone(),
+            };
+            marks_for(&moved, n_cols, n_rows)
+        })
     })
 }
 
@@ -203,7 +219,7 @@ pub fn DataTable(csv: Callback<()>) -> impl IntoView {
 /// Says when a long curve is drawn from every `stride`-th point (empty otherwise).
 pub fn stride_note(stride: usize) -> String {
     if stride > 1 {
-        format!("Long range: drawn from every {stride}th distance, with a min/max band per pixel; the CSV holds every distance.")
+        format!("Long range: drawn at one distance in {stride}, with a min/max band per pixel; the CSV holds every distance.")
     } else {
         String::new()
     }

@@ -28,7 +28,7 @@ pub fn CompareView() -> impl IntoView {
     view! {
         <div class="view view-compare">
             <div class="view-intro">
-                <p>"Five ways to tell a transformer where each token is, in the terms used throughout PE Lab."</p>
+                <p>{crate::captions::COMPARE_INTRO}</p>
             </div>
             <div class="panels single">
                 <TablePanel/>
@@ -44,13 +44,7 @@ fn TablePanel() -> impl IntoView {
     if !panel_visible(ID) {
         return ().into_any();
     }
-    const ROWS: [[&str; 6]; 5] = [
-        ["Sinusoidal (fixed)", "sinusoidal", "0", "absolute, added to the embeddings; offsets are rotations of (sin, cos) pairs", "the formula is defined at every position, so it extends to unseen lengths; a model trained on short texts still degrades past them", "original Transformer (Vaswani et al. 2017)"],
-        ["Learned absolute", "learned", "max_positions × d_model (512 × 768 ≈ 393k in BERT-base)", "absolute, added to the embeddings", "none: no vector exists past the last trained position (the wall)", "BERT, RoBERTa, GPT-2, all-MiniLM"],
-        ["Rotary (RoPE)", "rope", "0", "relative: q and k are rotated, scores depend on m − n only", "defined at every position and relative, so it generalizes better than absolute schemes; past the trained length it still degrades, hence PI, NTK, YaRN, LongRoPE, Llama 3 scaling", "GPT-J, GPT-NeoX, LLaMA, Mistral, Qwen"],
-        ["ALiBi bias", "bias", "0 (fixed slopes per head)", "relative: −m·(i − j) added to the logits", "extrapolates: trained short, usable longer", "BLOOM, MPT"],
-        ["T5 relative bias", "bias", "buckets × heads learned scalars (32 × 12 in T5-base)", "relative: one learned scalar per distance bucket", "any length: far distances share the last bucket", "T5, Flan-T5, mT5"],
-    ];
+    const ROWS: [[&str; 6]; 5] = crate::captions::COMPARE_ROWS;
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     // The table as one HTML string (fixed text), the scheme names as buttons that open their
     // view through one delegated click handler.
@@ -99,10 +93,7 @@ fn TablePanel() -> impl IntoView {
     view! {
         <Panel id=ID>
             <div class="table-wrap" tabindex="0" role="region" aria-label="Comparison table" inner_html=table on:click=open_view></div>
-            <p class="about">
-                "Two senses of “generalizes”: the sinusoidal and rotary formulas are defined at every position, which is why the sinusoidal encoding is said to generalize to unseen lengths and RoPE, being relative, to generalize better; "
-                "a trained model still meets positions it never saw past its training length, and degrades there. The last column is about trained models."
-            </p>
+            <p class="about">{crate::captions::COMPARE_TABLE}</p>
             <div class="exports" role="group" aria-label="Export"><button on:click=csv_cb>"CSV"</button></div>
         </Panel>
     }
@@ -143,7 +134,7 @@ fn SimilarityPanel() -> impl IntoView {
         let alibi: Vec<f64> = (0..n).map(|k| (-slope * k as f64).exp()).collect();
         let mut out = vec![
             (
-                format!("sinusoidal: cos(PE[p], PE[p+k]), d {WIDTH}"),
+                format!("sinusoidal: cosine(PE[pos], PE[pos+Δ]), d_model {WIDTH}"),
                 sinusoidal,
             ),
             (
@@ -152,7 +143,7 @@ fn SimilarityPanel() -> impl IntoView {
             ),
             (
                 format!(
-                    "ALiBi: exp(−m·k), head {} of {ALIBI_HEADS}",
+                    "ALiBi: exp(−slope_h·Δ), head h = {} of {ALIBI_HEADS}",
                     ALIBI_HEADS / 2 - 1
                 ),
                 alibi,
@@ -160,7 +151,7 @@ fn SimilarityPanel() -> impl IntoView {
         ];
         if let Some(l) = learned.get() {
             out.push((
-                "learned (MiniLM): mean cos(p, p+k)".into(),
+                "learned (MiniLM): mean cosine(pos, pos+Δ)".into(),
                 l.into_iter().take(n).collect(),
             ));
         }
@@ -183,8 +174,8 @@ fn SimilarityPanel() -> impl IntoView {
                 })
                 .collect();
             let chart = LineChart {
-                x_label: "offset k".into(),
-                y_label: "similarity of p and p + k".into(),
+                x_label: "offset Δ".into(),
+                y_label: "similarity of pos and pos + Δ".into(),
                 x_range: (0.0, k_max.get() as f64),
                 y_range: (-0.3, 1.05),
                 y_log: false,
@@ -220,11 +211,7 @@ fn SimilarityPanel() -> impl IntoView {
                     <button on:click=move |_| store.load_minilm()>"Load it"</button>
                 </p>
             </Show>
-            <p class="about">
-                "Sinusoidal similarity and RoPE's q = k = 1 score are the same curve, Σ cos(k·ω_i): both are built from the same frequencies. "
-                "ALiBi's factor exp(−m·k) multiplies attention and only falls. The learned table's curve comes from training, not a formula. "
-                "T5 has no fixed curve: its biases are learned scalars, one per bucket of relative distance."
-            </p>
+            <p class="about">{crate::captions::COMPARE_SIMILARITY}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || format!("{ID}_k{}", k_max.get())) csv=csv_cb/>
         </Panel>
     }

@@ -166,10 +166,7 @@ pub fn LearnedView() -> impl IntoView {
     view! {
         <div class="view view-learned">
             <div class="view-intro">
-                <p>
-                    "BERT and GPT-2 do not compute positions: they learn one vector per position, like a word embedding, and add it to the token. "
-                    "Here is a real trained table — the 512 × 384 position embeddings of all-MiniLM-L6-v2 — beside a random initialisation (what training starts from) or a table of your own."
-                </p>
+                <p>{crate::captions::LEARNED_INTRO}</p>
             </div>
             {show_controls.then(|| view! {
                 <div class="controls" role="group" aria-label="Learned table controls">
@@ -364,10 +361,10 @@ fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
                 marks=highlight_marks(move || (m.shape.get().1, m.seq_len.get()))/>
             <p class="about">
                 {move || match m.ls.with(|l| l.table) {
-                    TableSource::Random => "Each row is one position's vector, drawn at random from N(0, 0.02²): a table before any training, as a model starts. No formula and no training has given it order yet. ",
-                    _ => "Each row is the vector learned for one position. Unlike the sinusoidal table no formula makes it: training found it. ",
+                    TableSource::Random => crate::captions::LEARNED_HEATMAP_RANDOM,
+                    _ => crate::captions::LEARNED_HEATMAP_TRAINED,
                 }}
-                "In MiniLM, row 0 — always the slot of BERT's [CLS] token — has five times the norm of the others (2.36 against about 0.48). Grey rows past the end are the wall: positions the model never had."
+                {crate::captions::LEARNED_HEATMAP_MINILM}
             </p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb npy=Some((big, npy_cb))/>
         </Panel>
@@ -476,10 +473,10 @@ fn SimilarityPanel(m: LearnedMemos) -> impl IntoView {
             <ChartCanvas node_ref=canvas label=Signal::derive(move || "Heatmap of cosine similarity between learned position vectors.".to_string()) paint=paint height=340.0/>
             <p class="about">
                 {move || match m.ls.with(|l| l.table) {
-                    TableSource::Random => "A random table has no structure: each position is similar only to itself (the one-cell diagonal), about 0 to every other, near or far. Nothing in it tells neighbours from strangers. ",
-                    _ => "Training discovered order: neighbouring positions got similar vectors, so the matrix is bright along its diagonal. ",
+                    TableSource::Random => crate::captions::LEARNED_SIMILARITY_RANDOM,
+                    _ => crate::captions::LEARNED_SIMILARITY_TRAINED,
                 }}
-                "In the trained MiniLM table the order is only partly relative: the band changes along the diagonal (not a Toeplitz matrix), unlike the sinusoidal PE·PEᵀ."
+                {crate::captions::LEARNED_SIMILARITY_MINILM}
             </p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb/>
         </Panel>
@@ -588,7 +585,7 @@ fn PcaPanel(m: LearnedMemos) -> impl IntoView {
     view! {
         <Panel id=ID>
             <ChartCanvas node_ref=canvas label=Signal::derive(move || "Trajectory of the positions in the plane of the table's top two principal components, coloured from dark (position 0) to yellow.".to_string()) paint=paint height=340.0/>
-            <p class="about">"Each dot is one position, coloured from dark (position 0) to yellow (the last); the grey line joins neighbours. In the table's two directions of largest variance the trained positions wind around a ring — a trace of the periodic structure training found — while random vectors form a shapeless cloud. The axis labels say how much of the variance the plane holds."</p>
+            <p class="about">{crate::captions::LEARNED_PCA}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb/>
         </Panel>
     }
@@ -615,7 +612,7 @@ fn OffsetPanel(m: LearnedMemos) -> impl IntoView {
         curve.with(|c| {
             let (stride, ys) = c.as_ref()?;
             let series = vec![line_series(
-                "mean cos(p, p + k)".into(),
+                "mean cosine(pos, pos + Δ)".into(),
                 0,
                 ys,
                 |k| (k * stride) as f64,
@@ -623,7 +620,7 @@ fn OffsetPanel(m: LearnedMemos) -> impl IntoView {
                 SeriesStyle::Line,
             )];
             let chart = LineChart {
-                x_label: "offset k".into(),
+                x_label: "offset Δ".into(),
                 y_label: "mean cosine similarity".into(),
                 x_range: (0.0, ((ys.len().max(2) - 1) * stride) as f64),
                 y_range: fit_y_range(&series, false),
@@ -652,16 +649,18 @@ fn OffsetPanel(m: LearnedMemos) -> impl IntoView {
     let first = schedule::at_rest(move || {
         curve.with(|c| {
             c.as_ref()
-                .and_then(|(_, ys)| ys.get(1))
-                .map(|v| format!("Mean similarity at offset 1: {}.", sig(*v, 4)))
+                .and_then(|(stride, ys)| ys.get(1).map(|v| (stride, v)))
+                .map(|(stride, v)| {
+                    format!("Mean similarity at offset Δ = {stride}: {}.", sig(*v, 4))
+                })
                 .unwrap_or_default()
         })
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || "Mean cosine similarity of positions p and p + k against k.".to_string()) paint=paint height=260.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || "Mean cosine similarity of positions pos and pos + Δ against the offset Δ.".to_string()) paint=paint height=260.0/>
             <p class="readout">{first}</p>
-            <p class="about">"Averaged over every p, similarity falls with the offset — with ripples, as if training had half-discovered sinusoids. For the random table it is about 0 at every offset."</p>
+            <p class="about">{crate::captions::LEARNED_OFFSET}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb/>
         </Panel>
     }

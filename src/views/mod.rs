@@ -65,6 +65,7 @@ on_demand!(compare_view, compare::CompareView);
 on_demand!(precision_view, precision::PrecisionView);
 on_demand!(lesson_frame, lesson::LessonFrame);
 on_demand!(share_dialog, crate::shell::share::ShareDialog);
+on_demand!(notation_dialog, crate::shell::notation::NotationDialog);
 on_demand!(sinusoidal_below, sinusoidal::BelowPanels);
 
 /// The Sinusoidal view's panels below the fold, fetched when they near the viewport.
@@ -75,6 +76,11 @@ pub async fn load_sinusoidal_below() -> Result<AnyView, LoadFailed> {
 /// The Share dialog, fetched the first time Share is pressed.
 pub async fn load_share() -> Result<AnyView, LoadFailed> {
     call!(share_dialog)
+}
+
+/// The Notation dialog, fetched the first time Notation is pressed.
+pub async fn load_notation() -> Result<AnyView, LoadFailed> {
+    call!(notation_dialog)
 }
 
 /// The lesson frame (`lesson=…`), fetched the first time a lesson opens.

@@ -5,7 +5,8 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::encoding::precision::{
-    angles, distinct_positions, inv_freq, largest_error, rotation, scores, wrapped_difference, Path,
+    self as precision, angles, distinct_positions, inv_freq, largest_error, rotation, scores,
+    wrapped_difference, Path, EXACT_BREAK_SCAN,
 };
 use crate::export::csv;
 use crate::format::sig;
@@ -27,7 +28,7 @@ const WINDOW: u64 = 40;
 /// Positions sampled (log-spaced, 1 to 2^26) in the error panel.
 const ERROR_SAMPLES: usize = 160;
 /// Angle errors below this are drawn at it (a log axis has no zero).
-const ERROR_FLOOR: f64 = 1e-12;
+const ERROR_FLOOR: f64 = precision::ERROR_FLOOR_RAD;
 
 /// What a path is, in a few words, for legends and text.
 fn path_label(p: Path) -> &'static str {
@@ -48,7 +49,7 @@ fn path_colour(p: Path) -> usize {
 /// Where a path stops giving finite numbers, said in words (empty when it never does).
 fn breaks_note(p: Path) -> &'static str {
     match p {
-        Path::Fp16Seq => "float16: inf from position 65520 (its largest finite value is 65504); cos and sin of inf are NaN, drawn as a gap.",
+        Path::Fp16Seq => crate::captions::PRECISION_FP16_INF,
         _ => "",
     }
 }
@@ -88,12 +89,7 @@ pub fn PrecisionView() -> impl IntoView {
     view! {
         <div class="view view-precision">
             <div class="view-intro">
-                <p>
-                    "RoPE's angles are position × frequency. Kept in a low-precision type, positions stop being distinct at long context: "
-                    "bfloat16 has 8 significant bits, so 257 is stored as 256 and from 256 on positions share values in runs that double at every power of two; float16 overflows to inf at 65520. "
-                    "transformers hit it (its PR 29285: now inv_freq, positions and angles stay in float32 and only cos/sin are cast), GPT-NeoX hit it (PR 1016: under model.bfloat16() the inv_freq buffer and the positions became bfloat16), and Megatron-LM hit it (issue 535: seq.type_as(inv_freq) in float16). "
-                    "The rule of thumb: compute RoPE in float32, cast only cos and sin."
-                </p>
+                <p>{crate::captions::PRECISION_INTRO}</p>
             </div>
             {show_controls.then(|| view! {
                 <div class="controls" role="group" aria-label="Precision controls">
@@ -244,7 +240,7 @@ fn PositionsPanel(ps: Memo<PrecisionState>) -> impl IntoView {
             <ChartCanvas node_ref=canvas label=Signal::derive(move || key.with(|s| format!("Stored position against true position around {} for each path.", s.pos))) paint=paint height=300.0/>
             <p class="readout">{move || ps.with(|s| format!("Distinct positions among 0…{}: ", s.pos))}{counts}</p>
             <p class="about">
-                "A path that stores positions in a low-precision type maps neighbouring positions to the same value: the staircase. Where a path has fewer distinct positions than the text has tokens, the model cannot tell those tokens' positions apart. "
+                {crate::captions::PRECISION_POSITIONS}
                 {move || ps.with(|s| s.paths.iter().map(|&p| breaks_note(p)).collect::<String>())}
             </p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || ps.with(|s| stem(s, ID))) csv=csv_cb/>
@@ -323,7 +319,7 @@ fn AnglesPanel(ps: Memo<PrecisionState>) -> impl IntoView {
                 })
                 .collect();
             let chart = LineChart {
-                x_label: "pair j".into(),
+                x_label: "pair i".into(),
                 y_label: "|angle error| (rad, log)".into(),
                 x_range: (0.0, pairs.saturating_sub(1).max(1) as f64),
                 y_range: (ERROR_FLOOR, 4.0),
@@ -340,10 +336,7 @@ fn AnglesPanel(ps: Memo<PrecisionState>) -> impl IntoView {
     view! {
         <Panel id=ID>
             <ChartCanvas node_ref=canvas label=Signal::derive(move || key.with(|s| format!("Angle error against the exact angle for each pair at position {}.", s.pos))) paint=paint height=300.0/>
-            <p class="about">
-                "The error of each path's angle against the float64 one, wrapped to (−π, π] (an error of π is a rotation pointing the wrong way). "
-                "Errors below 1e-12 are drawn at 1e-12. The fast pairs (small j, the short wavelengths of the RoPE view) break first: their angle is the position itself times a number near 1, so a position stored a few units off turns them by whole radians."
-            </p>
+            <p class="about">{crate::captions::PRECISION_ANGLES}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || ps.with(|s| stem(s, ID))) csv=csv_cb/>
         </Panel>
     }
@@ -430,7 +423,7 @@ fn ScorePanel(ps: Memo<PrecisionState>) -> impl IntoView {
                 fit_y_range(&finite, false)
             };
             let chart = LineChart {
-                x_label: "distance d = m − n".into(),
+                x_label: "distance Δ = m − n".into(),
                 y_label: "score, q = k = 1".into(),
                 x_range: (0.0, n.saturating_sub(1).max(1) as f64),
                 y_range,
@@ -463,10 +456,7 @@ fn ScorePanel(ps: Memo<PrecisionState>) -> impl IntoView {
     view! {
         <Panel id=ID>
             <ChartCanvas node_ref=canvas label=Signal::derive(move || key.with(|s| format!("Score of a query at {} with keys 0 to {} positions back, for each path.", s.m, s.max_dist.min(s.m as usize)))) paint=paint height=300.0/>
-            <p class="about">
-                "In exact arithmetic the score of q = k = 1 depends only on m − n: this curve is the same for every query position m. "
-                "Where a path stores m and its neighbours as one value, keys at different distances get the same rotation, the curve turns into steps, and the model's sense of order near m is gone."
-            </p>
+            <p class="about">{crate::captions::PRECISION_SCORE}</p>
             <p class="sampling-note">{note}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || ps.with(|s| format!("{ID}_D{}_m{}", s.head_dim, s.m))) csv=csv_cb/>
         </Panel>
@@ -583,21 +573,35 @@ fn ErrorPanel(ps: Memo<PrecisionState>) -> impl IntoView {
         });
         export::csv_text(text, &format!("{ID}.csv"));
     });
+    // Exact (every position) up to EXACT_BREAK_SCAN, where the 16-bit paths break; past it,
+    // from the chart's samples, said "about".
     let first_break = schedule::at_rest(move || {
+        let (head_dim, theta) = ps.with(|s| (s.head_dim, s.theta));
         errors.with(|(xs, per_path)| {
             per_path
                 .iter()
                 .filter(|(p, _)| *p != Path::Exact)
-                .map(
-                    |(p, e)| match xs.iter().zip(e).find(|(_, &v)| v.is_nan() || v > 0.1) {
-                        Some((&x, _)) => format!(
+                .map(|(p, e)| {
+                    let exact =
+                        precision::first_break(*p, head_dim, theta, 0.1, 1..=EXACT_BREAK_SCAN);
+                    let sampled = || {
+                        xs.iter()
+                            .zip(e)
+                            .find(|(&x, &v)| x > EXACT_BREAK_SCAN && (v.is_nan() || v > 0.1))
+                            .map(|(&x, _)| x)
+                    };
+                    match (exact, sampled()) {
+                        (Some(x), _) => {
+                            format!("{}: errors over 0.1 rad from position {x}", p.name())
+                        }
+                        (None, Some(x)) => format!(
                             "{}: errors over 0.1 rad from about {}",
                             p.name(),
                             sig(x as f64, 3)
                         ),
-                        None => format!("{}: under 0.1 rad up to 2^26", p.name()),
-                    },
-                )
+                        (None, None) => format!("{}: under 0.1 rad up to 2^26", p.name()),
+                    }
+                })
                 .collect::<Vec<_>>()
                 .join(" · ")
         })
@@ -606,11 +610,7 @@ fn ErrorPanel(ps: Memo<PrecisionState>) -> impl IntoView {
         <Panel id=ID>
             <ChartCanvas node_ref=canvas label=Signal::derive(move || "Largest angle error over all pairs against the position, log scales, one series per path.".to_string()) paint=paint height=300.0/>
             <p class="readout">{first_break}</p>
-            <p class="about">
-                "Each dot is the worst pair at one position. float32 positions are exact up to 2^24 = 16,777,216, yet a float32 angle carries a relative error of about 6e-8, "
-                "so the fastest pair drifts by a noticeable fraction of a radian in the millions of positions; bfloat16 and float16 break thousands of times earlier. "
-                "Gaps are inf or NaN (float16 past 65519)."
-            </p>
+            <p class="about">{crate::captions::PRECISION_ERROR}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || ps.with(|s| format!("{ID}_D{}_theta{}", s.head_dim, s.theta))) csv=csv_cb/>
         </Panel>
     }

@@ -120,7 +120,7 @@ pub fn RopeView() -> impl IntoView {
                 ..s.rope.clone()
             }
         });
-        figure_source.set(Some("Su et al. (2021), “RoFormer: Enhanced Transformer with Rotary Position Embedding”, Figure 2: d = 128, θ = 10000, relative distance 0–250, drawn in “Long-term decay, and what it depends on”."));
+        figure_source.set(Some("Su et al. (2021), “RoFormer: Enhanced Transformer with Rotary Position Embedding”, Figure 2: head_dim 128, base 10000, distance Δ from 0 to 250, drawn in “Long-term decay, and what it depends on”."));
     };
     let rotary_note = move || {
         rs.with(|s| {
@@ -142,10 +142,7 @@ pub fn RopeView() -> impl IntoView {
     view! {
         <div class="view view-rope">
             <div class="view-intro">
-                <p>
-                    "RoPE (Su et al., RoFormer) adds nothing to the token vectors. It rotates each pair of query and key dimensions by an angle proportional to the position, "
-                    "pos·θ_j with θ_j = θ^(−2j/D). The attention score of a query at m and a key at n then depends only on m − n."
-                </p>
+                <p>{crate::captions::ROPE_INTRO}</p>
                 <div class="formula" inner_html=crate::format::rope_definition()></div>
                 <p>
                     <button class="figure" on:click=roformer_figure>"Figure: RoFormer’s long-term decay"</button>
@@ -159,7 +156,7 @@ pub fn RopeView() -> impl IntoView {
                     <StateRange spec=THETA get=|s| s.rope.theta put=|s, v| s.rope.theta = v/>
                     <StateRange spec=PARTIAL get=|s| s.rope.partial put=|s, v| s.rope.partial = v/>
                     <StateRange spec=MAX_DIST get=|s| s.rope.max_dist as f64 put=|s, v| s.rope.max_dist = v as usize/>
-                    <StateChoice name="layout" label="Pairing" options=vec![("interleaved", "Interleaved (2j, 2j+1)"), ("half", "Half-split (j, j + D/2)")]
+                    <StateChoice name="layout" label="Pairing" options=vec![("interleaved", "Interleaved (2i, 2i+1)"), ("half", "Half-split (i, i + D/2)")]
                         get=|s| s.rope.layout.name()
                         put=|s, v| s.rope.layout = if v == "interleaved" { PairLayout::Interleaved } else { PairLayout::Half }/>
                     <Choice name="qk" label="q and k" options=vec![("ones", "All ones"), ("random", "Random (seeded)"), ("custom", "Custom")]
@@ -314,7 +311,7 @@ fn RotationPanel(m: RopeMemos) -> impl IntoView {
             ))
             .ok()?;
             area.draw(&Text::new(
-                format!("j = {j}"),
+                format!("i = {j}"),
                 (
                     (cx - radius) as i32,
                     (cy + radius + 4.0 * p.theme.scale) as i32,
@@ -389,10 +386,7 @@ fn RotationPanel(m: RopeMemos) -> impl IntoView {
                 </div>
             })}
             <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Clocks: the query's pairs rotated to position {}.", pos.get())) paint=paint height=360.0/>
-            <p class="about">
-                "Every clock is one pair of dimensions of the query, drawn as a 2-D vector (grey: at position 0; blue: rotated to this position). "
-                "The first pairs spin fast (θ_0 = 1 radian per position), the last ones barely move: like the hands of a clock, together they tell the position."
-            </p>
+            <p class="about">{crate::captions::ROPE_ROTATION}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
                 snippet=Callback::new(move |_| m.rs.with_untracked(snippet))/>
         </Panel>
@@ -417,11 +411,11 @@ fn AnglesPanel(m: RopeMemos) -> impl IntoView {
                 &cmap,
                 pairs,
                 n,
-                "pair j",
+                "pair i",
                 "position",
                 -1.0,
                 1.0,
-                "cos(pos·θ_j)",
+                "cos(pos·ω_i)",
             );
             let rect = p.heatmap_frame(&frame)?;
             let grid = SampledGrid::waves(
@@ -448,7 +442,7 @@ fn AnglesPanel(m: RopeMemos) -> impl IntoView {
         m.rope.with(|r| {
             let t = *r.inv_freq.get(j)?;
             Some(format!(
-                "pos {pos}, pair j {j}: θ_j = {} rad/pos, angle {} rad, cos = {}",
+                "pos {pos}, pair i {j}: ω_i = {} rad/pos, angle {} rad, cos = {}",
                 sig(t, 5),
                 sig(pos as f64 * t, 6),
                 sig((pos as f64 * t).cos(), 6)
@@ -483,10 +477,10 @@ fn AnglesPanel(m: RopeMemos) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Heatmap of cos(pos·θ_j) for positions 0 to {} and every pair.", m.max_dist.get())) paint=paint on_hover=on_hover height=320.0
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Heatmap of cos(pos·ω_i) for positions 0 to {} and every pair.", m.max_dist.get())) paint=paint on_hover=on_hover height=320.0
                 marks=highlight_marks(move || (m.rope.with(|r| r.inv_freq.len()), m.max_dist.get() + 1))/>
             <p class="readout">{move || readout().unwrap_or_else(|| "Hover for the angle of a pair at a position.".into())}</p>
-            <p class="about">"The same picture as the sinusoidal encoding, one column per pair: RoPE uses the sinusoid's frequencies as rotation speeds instead of adding them to the embedding."</p>
+            <p class="about">{crate::captions::ROPE_ANGLES}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb npy=Some((big, npy_cb))
                 snippet=Callback::new(move |_| m.rs.with_untracked(|s| format!("{}angles = np.cos(np.outer(distances, inv_freq))\n", snippet(s))))/>
         </Panel>
@@ -584,7 +578,7 @@ fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
             }
         });
         let chart = LineChart::fitted(
-            "distance d = m − n",
+            "distance Δ = m − n",
             "score q·k after rotation",
             (0.0, dmax.max(1) as f64),
             series,
@@ -647,10 +641,7 @@ fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
                 </div>
             })}
             <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Score against distance up to {}, query positions {:?} overlaid.", m.max_dist.get(), queries.get())) paint=paint height=300.0/>
-            <p class="about">
-                "The line is the score computed from the distance alone. The markers rotate q to an absolute position m and k to n = m − d and take the dot product: "
-                "for every m they land on the same line, because R(m)ᵀR(n) = R(n − m). RoPE is defined for any integer position, negative ones included."
-            </p>
+            <p class="about">{crate::captions::ROPE_SCORE_DISTANCE}</p>
             <p class="sampling-note">{schedule::at_rest(move || stride_note(relative.with(|r| r.0)))}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
                 snippet=Callback::new(move |_| m.rs.with_untracked(snippet))/>
@@ -741,7 +732,7 @@ fn ScoreMatrixPanel(m: RopeMemos) -> impl IntoView {
     view! {
         <Panel id=ID>
             <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Heatmap of scores for query and key positions 0 to {}.", m.max_dist.get())) paint=paint height=340.0/>
-            <p class="about">"Score of the query at position m with the key at position n. Every diagonal (fixed m − n) has one colour: a Toeplitz matrix, the picture of “relative only”."</p>
+            <p class="about">{crate::captions::ROPE_SCORE_MATRIX}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb npy=Some((big, npy_cb))
                 snippet=Callback::new(move |_| m.rs.with_untracked(snippet))/>
         </Panel>
@@ -781,9 +772,9 @@ fn DecayPanel(m: RopeMemos) -> impl IntoView {
     let curves = Keyed::new(key, move |_| curves_within(TERMS_PER_FRAME));
     let quick = Keyed::new(key, move |_| curves_within(TERMS_PER_FRAME / 4));
     const NAMES: [&str; 3] = [
-        "Su's bound: mean_j |S_j| (RoFormer)",
-        "score with q = k = 1",
-        "mean score of 64 random Gaussian (q, k) (expected 0)",
+        "RoFormer's bound: mean over i of |S_i|",
+        "score, q = k = (1, …, 1)",
+        "average score of 64 random (q, k), zero-mean and independent (expectation 0)",
     ];
     let paint = move |p: &Painter| {
         let n = m.max_dist.get();
@@ -809,7 +800,7 @@ fn DecayPanel(m: RopeMemos) -> impl IntoView {
                 })
                 .collect();
             let chart = LineChart::fitted(
-                "relative distance",
+                "distance Δ = m − n",
                 "value",
                 (0.0, n.max(1) as f64),
                 series,
@@ -833,12 +824,7 @@ fn DecayPanel(m: RopeMemos) -> impl IntoView {
     view! {
         <Panel id=ID>
             <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Three decay curves against distance up to {}.", m.max_dist.get())) paint=paint height=300.0/>
-            <p class="about">
-                "RoFormer bounds |Σ_j h_j e^{i(m−n)θ_j}| by (max_j |h_{j+1} − h_j|)·Σ_j |S_{j+1}|, with S_j = Σ_{k<j} e^{i(m−n)θ_k}. "
-                "The curve its Figure 2 plots, and the blue one here, is (1/(d/2))·Σ_j |S_j|, the mean of |S_j| over the d/2 pairs, which falls with the distance m − n. "
-                "For q = k = 1 the score itself decays (orange). For random, independent q and k the expected score is zero at every distance (green): "
-                "the decay is a property of aligned queries and keys, not a guarantee."
-            </p>
+            <p class="about">{crate::captions::ROPE_DECAY}</p>
             <p class="sampling-note">{schedule::at_rest(move || stride_note(curves.with(|c| c.0)))}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
                 snippet=Callback::new(move |_| m.rs.with_untracked(|s| format!("{}S = np.cumsum(np.exp(1j * np.outer(distances, inv_freq)), axis=1)\nsu_bound = np.abs(S).mean(axis=1)\n", snippet(s))))/>
@@ -872,22 +858,17 @@ fn WavelengthPanel(m: RopeMemos) -> impl IntoView {
             let line = vec![ctx_len.max(1.0); pairs.max(1)];
             let series = vec![
                 line_series(
-                    "wavelength 2π/θ_j (positions)".into(),
+                    "wavelength λ_i = 2π/ω_i (positions)".into(),
                     0,
                     wl,
                     |j| j as f64,
                     px,
                     SeriesStyle::Points,
                 ),
-                reference_line(
-                    "context length (max distance)".into(),
-                    &line,
-                    |j| j as f64,
-                    px,
-                ),
+                reference_line("max_dist".into(), &line, |j| j as f64, px),
             ];
             let chart = LineChart::fitted(
-                "pair j",
+                "pair i",
                 "positions (log scale)",
                 (0.0, pairs.saturating_sub(1).max(1) as f64),
                 series,
@@ -900,7 +881,7 @@ fn WavelengthPanel(m: RopeMemos) -> impl IntoView {
         let ctx_len = m.max_dist.get() as f64;
         data.with(|(_, wl)| {
             let n = wl.iter().filter(|w| **w > ctx_len).count();
-            format!("{n} of {} pairs have a wavelength longer than {}: within that context they never complete a turn.", wl.len(), m.max_dist.get())
+            format!("{n} of {} pairs have λ_i > max_dist = {}: over that distance they never complete a turn.", wl.len(), m.max_dist.get())
         })
     };
     let csv_cb = Callback::new(move |_| {
@@ -912,9 +893,9 @@ fn WavelengthPanel(m: RopeMemos) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || "Wavelength of each rotary pair on a log scale, with the context length.".to_string()) paint=paint height=260.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || "Wavelength of each rotary pair on a log scale, with max_dist.".to_string()) paint=paint height=260.0/>
             <p class="readout">{beyond}</p>
-            <p class="about">"Pairs above the dotted grey line rotate less than one full turn over the whole context: they carry coarse position. These are the pairs that context-extension methods rescale."</p>
+            <p class="about">{crate::captions::ROPE_WAVELENGTH}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
                 snippet=Callback::new(move |_| m.rs.with_untracked(|s| format!("{}wavelength = 2 * np.pi / inv_freq\n", snippet(s))))/>
         </Panel>

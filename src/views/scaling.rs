@@ -38,7 +38,7 @@ fn label(method: Method, s: &Scaled) -> String {
 
 fn snippet(s: &ScalingState) -> String {
     format!(
-        "import numpy as np\n\nD, theta = {}, {:?}\ninv_freq = theta ** (-np.arange(0, D, 2) / D)\n# linear: inv_freq / {f}; ntk: theta * {f} ** (D / (D - 2)); see transformers.modeling_rope_utils\n",
+        "import numpy as np\n\nD, theta = {}, {:?}\ninv_freq = theta ** (-np.arange(0, D, 2) / D)\n# linear (transformers): inv_freq / {f}; static NTK (bloc97, not a transformers rope type): base = theta * {f} ** (D / (D - 2))\n",
         s.rotary_dim(),
         s.theta,
         f = s.factor
@@ -77,11 +77,7 @@ pub fn ScalingView() -> impl IntoView {
     view! {
         <div class="view view-scaling">
             <div class="view-intro">
-                <p>
-                    "A model trained on L0 positions meets angles pos·θ_j it has never seen when the text is longer. "
-                    "Context-extension methods change the frequencies (and some also apply an attention factor α) so that longer texts stay in familiar territory. "
-                    "Each method here follows Hugging Face transformers exactly."
-                </p>
+                <p>{crate::captions::SCALING_INTRO}</p>
             </div>
             // Beside the charts on a wide screen (the controls are as tall as a screen): what a
             // slider changes stays in sight while it moves.
@@ -311,7 +307,7 @@ fn Presets() -> impl IntoView {
                 ..ScalingState::default()
             }
         });
-        source.set(Some("YaRN on LLaMA-2: Peng et al. (2023), “YaRN: Efficient Context Window Extension of Large Language Models” — D 128, θ 10000, L0 4096, s = 16 (64k).".into()));
+        source.set(Some("YaRN on LLaMA-2: Peng et al. (2023), “YaRN: Efficient Context Window Extension of Large Language Models” — D 128, base 10000, L₀ 4096, s = 16 (65,536 positions).".into()));
     };
     view! {
         <div class="control presets">
@@ -337,7 +333,7 @@ fn ConfigPaste() -> impl IntoView {
             let mut notes = Vec::new();
             ctx.state.update(|s| notes = s.scaling.apply_config(&c));
             let summary = format!(
-                "Applied: {}head_dim {}, θ {}, rotary fraction {}, rope type {}.{}",
+                "Applied: {}head_dim {}, base (rope_theta) {}, rotary fraction {}, rope type {}.{}",
                 c.model_type
                     .as_ref()
                     .map(|m| format!("{m}, "))
@@ -417,13 +413,13 @@ fn FrequenciesPanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl 
             }
             if wavelength {
                 series.push(reference_line(
-                    format!("L0 = {l0}"),
+                    format!("L₀ = {l0}"),
                     &vec![l0; pairs],
                     |j| j as f64,
                     px,
                 ));
                 let mut target = reference_line(
-                    format!("s·L0 = {}", sig(s * l0, 6)),
+                    format!("s·L₀ = {}", sig(s * l0, 6)),
                     &vec![s * l0; pairs],
                     |j| j as f64,
                     px,
@@ -433,11 +429,11 @@ fn FrequenciesPanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl 
                 series.push(target);
             }
             let chart = LineChart {
-                x_label: "pair j".into(),
+                x_label: "pair i".into(),
                 y_label: if wavelength {
                     "wavelength, positions (log)"
                 } else {
-                    "θ_j, radians per position (log)"
+                    "ω_i, radians per position (log)"
                 }
                 .into(),
                 x_range: (0.0, pairs.saturating_sub(1).max(1) as f64),
@@ -485,16 +481,16 @@ fn FrequenciesPanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl 
                 .map(|(m, s)| {
                     let mut parts = vec![format!("α = {}", sig(s.attention, 8))];
                     if let Some(t) = s.theta {
-                        parts.push(format!("base θ′ = {}", sig(t, 6)));
+                        parts.push(format!("base′ = {}", sig(t, 6)));
                     }
                     if let Some((lo, hi)) = s.correction {
                         parts.push(format!("ramp over pairs {} to {}", sig(lo, 4), sig(hi, 4)));
                     }
                     if let Some(long) = s.long {
                         parts.push(if long {
-                            "long factors (n > L0)".into()
+                            "long factors (seq_len > L₀)".into()
                         } else {
-                            "short factors (n ≤ L0)".into()
+                            "short factors (seq_len ≤ L₀)".into()
                         });
                     }
                     (m.title(), parts.join(" · "))
@@ -517,10 +513,7 @@ fn FrequenciesPanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl 
             <ChartCanvas node_ref=freq_canvas label=Signal::derive(move || "Rotation frequency of each pair under each method, log scale.".to_string()) paint=move |p: &Painter| paint_with(p, false) height=280.0/>
             <ChartCanvas node_ref=wave_canvas label=Signal::derive(move || "Wavelength of each pair under each method, with the original and extended contexts.".to_string()) paint=move |p: &Painter| paint_with(p, true) height=260.0/>
             <table class="method-summary"><tbody>{summary}</tbody></table>
-            <p class="about">
-                "Linear interpolation divides every frequency by s. NTK raises the base, which slows the low frequencies most. YaRN keeps fast pairs, interpolates slow ones and ramps between (shaded). "
-                "Llama 3 does the same by wavelength thresholds. Dynamic NTK and LongRoPE depend on the current length n."
-            </p>
+            <p class="about">{crate::captions::SCALING_FREQUENCIES}</p>
             <ExportButtons canvas=freq_canvas stem=stem csv=csv_cb snippet=Callback::new(move |_| ss.with_untracked(snippet))/>
         </Panel>
     }
@@ -671,11 +664,7 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
     view! {
         <Panel id=ID>
             <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Score with q = k = 1 against distance up to {}, one curve per method.", distance.get())) paint=paint height=320.0/>
-            <p class="about">
-                "Out to s·L0 (at most 131,072). Inside the shaded trained range the original curve is what the model learned; the methods try to keep the curve familiar beyond it. "
-                "YaRN and LongRoPE also multiply cos and sin by an attention factor α (transformers' attention_factor), so every logit is multiplied by α²: "
-                "the softmax gets sharper, which lowers YaRN's temperature t (√(1/t) = 0.1·ln s + 1)."
-            </p>
+            <p class="about">{crate::captions::SCALING_SCORE_DISTANCE}</p>
             <p class="sampling-note">{note}</p>
             <ExportButtons canvas=canvas stem=stem csv=csv_cb snippet=Callback::new(move |_| ss.with_untracked(snippet))/>
         </Panel>

@@ -7,7 +7,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::encoding::similarity::{OffsetMap, PositionSimilarity};
-use crate::encoding::sinusoidal::{column_of, ColumnKind};
+use crate::encoding::sinusoidal::{column_of, column_role, ColumnKind};
 use crate::encoding::{Layout, Sinusoid};
 use crate::export::csv;
 use crate::format::{sig, sinusoidal_cell, sinusoidal_definition};
@@ -25,7 +25,7 @@ use crate::ui::widgets::{
     panel_visible, ChartCanvas, ExportBar, Mark, MarkStyle, Painter, Panel, StateChoice, StateRange,
 };
 use crate::views::common::{
-    heatmap_frame, highlight_marks, line_series, paint_lines, reference_line, DataTable,
+    heatmap_frame, highlight_marks_mapped, line_series, paint_lines, reference_line, DataTable,
     ExportButtons,
 };
 
@@ -59,10 +59,7 @@ pub fn SinusoidalView() -> impl IntoView {
     view! {
         <div class="view view-sinusoidal">
             <div class="view-intro">
-                <p>
-                    "Attention on its own treats a sentence as a bag of words. Vaswani et al. add to each token a vector that depends only on its position: "
-                    "pairs of columns hold the sine and cosine of the position at one frequency, and the frequencies fall geometrically from one pair to the next."
-                </p>
+                <p>{crate::captions::SINUSOIDAL_INTRO}</p>
                 <div class="formula" inner_html=sinusoidal_definition()></div>
             </div>
             {show_controls
@@ -297,7 +294,16 @@ fn HeatmapPanel(
         hover.set(cell);
         focus_col.set(cell.map(|(_, col)| col));
     });
-    let highlighted = highlight_marks(move || (pe.with(|pe| pe.d_model), seq_len.get()));
+    // Outlines name (pair, sin or cos) as interleaved columns, and follow the layout.
+    let highlighted = highlight_marks_mapped(
+        move || (pe.with(|pe| pe.d_model), seq_len.get()),
+        move |col| {
+            pe.with(|pe| {
+                let (i, kind) = column_role(col, pe.d_model, Layout::Interleaved);
+                column_of(i, kind, pe.d_model, pe.layout)
+            })
+        },
+    );
     let marks = Signal::derive(move || {
         let n = seq_len.get().max(1) as f64;
         pe.with(|pe| {
@@ -404,8 +410,10 @@ fn HeatmapPanel(
                 {move || readout().map(|v| v.into_any()).unwrap_or_else(|| view! { <p class="hint">{if curves_shown { "Hover a cell for its numbers; click a column to add its curve below." } else { "Hover a cell for its numbers." }}</p> }.into_any())}
             </div>
             <p class="about">
-                "Each row is one position, each column one dimension of the encoding. Left columns oscillate fast (short wavelengths), right columns slowly: "
-                "together they give every position a distinct pattern, like the digits of a clock with hands at many speeds. "
+                {move || match pe.with(|pe| pe.layout) {
+                    Layout::Interleaved => crate::captions::PE_HEATMAP_INTERLEAVED,
+                    Layout::Concat => crate::captions::PE_HEATMAP_CONCAT,
+                }}
                 {note}
             </p>
             <PanelExports panel=ID canvas=canvas sv=sv csv=csv_cb npy=Some((big, npy_cb))/>
@@ -533,7 +541,7 @@ fn CurvesPanel(
             <ChartCanvas node_ref=canvas label=label paint=paint on_hover=on_hover height=280.0/>
             <p class="readout">{move || readout().unwrap_or_else(|| "Hover for values.".to_string())}</p>
             <p class="about">
-                "Each column of PE is a sine or cosine wave over positions. The wave of pair i has wavelength 2π·base^(2i/d_model): "
+                {crate::captions::PE_CURVES}
                 {wavelengths}
                 {heatmap_shown.then_some("Click columns in the heatmap to add or remove curves. ")}
                 <button class="link" on:click=reset>"Reset to the default columns"</button>
@@ -614,16 +622,12 @@ fn SpectrumPanel(
         <Panel id=ID>
             <ChartCanvas node_ref=canvas label=label paint=paint height=260.0/>
             <p class="about">
-                "The frequencies ω_i = base^(−2i/d_model) fall geometrically, so on a log axis they form a straight line. "
-                "Pairs whose wavelength exceeds the sequence length (above the dotted grey line) never complete a cycle inside it. "
+                {crate::captions::PE_SPECTRUM}
+                {crate::captions::PE_SPECTRUM_RISE}
                 {move || pe.with(|pe| {
-                    let n = seq_len.get();
-                    let slow = (0..pe.omegas.len()).filter(|&i| pe.wavelength(i) > 4.0 * n as f64).count();
-                    format!(
-                        "Only a wavelength over four times the sequence length (here 4 × {n} = {}) keeps a sine within its first quarter turn, so that it rises monotonically over the whole sequence, like the hour hand of a clock: {slow} of the {} pairs. Between the two, a wave still peaks inside the sequence (a wavelength of 199 peaks at position 50).",
-                        4 * n,
-                        pe.omegas.len()
-                    )
+                    let quarter = 4.0 * seq_len.get().saturating_sub(1) as f64;
+                    let rising = (0..pe.omegas.len()).filter(|&i| pe.wavelength(i) >= quarter).count();
+                    format!("here λ_i ≥ {quarter}, {rising} of the {} pairs. Shorter waves peak inside the sequence.", pe.omegas.len())
                 })}
             </p>
             <PanelExports panel=ID canvas=canvas sv=sv csv=csv_cb/>
@@ -697,7 +701,7 @@ fn SimilarityPanel(
                 "position p",
                 lo,
                 bound,
-                "PE[p]·PE[q]",
+                "PE[pos]·PE[pos′]",
             );
             let rect = p.heatmap_frame(&frame)?;
             let rows = AxisSamples::with_stride(n, stride, p.raster(rect).1);
@@ -715,7 +719,7 @@ fn SimilarityPanel(
         let px = p.canvas.width() as usize;
         curve.with(|(xs, ys)| {
             let series = vec![line_series(
-                format!("PE[{p0}]·PE[p]"),
+                format!("PE[{p0}]·PE[pos]"),
                 0,
                 ys,
                 |i| xs[i],
@@ -797,10 +801,7 @@ fn SimilarityPanel(
                     max=|s| s.sinusoidal.seq_len.saturating_sub(1) as f64 put=|s, v| s.sinusoidal.p0 = v as usize/>
             })}
             <ChartCanvas node_ref=curve_canvas label=label_c paint=paint_curve height=240.0/>
-            <p class="about">
-                "Each pair contributes sin(pω)sin(qω) + cos(pω)cos(qω) = cos((p−q)ω), so the dot product of two positions depends only on their distance: "
-                "the matrix is constant along its diagonals, largest on the diagonal (d_model/2) and falling, with ripples, as positions move apart."
-            </p>
+            <p class="about">{crate::captions::PE_SIMILARITY}</p>
             <PanelExports panel=ID canvas=matrix_canvas sv=sv csv=csv_matrix npy=Some((big, npy_cb))/>
             <DataTable csv=csv_curve/>
             <ExportBar>
@@ -864,7 +865,7 @@ fn OffsetPanel(
                 "output column",
                 -1.0,
                 1.0,
-                "M(k) entry",
+                "M(Δ) entry",
             );
             let rect = p.heatmap_frame(&frame)?;
             let grid = SampledGrid::compute(
@@ -896,7 +897,7 @@ fn OffsetPanel(
                     SeriesStyle::Line,
                 ),
                 line_series(
-                    format!("M({k})·PE[{p0}]"),
+                    format!("M({k})·PE[{p0}], Δ = {k}"),
                     1,
                     mapped,
                     |x| x as f64,
@@ -942,10 +943,13 @@ fn OffsetPanel(
     let residual_value = crate::ui::schedule::at_rest(move || residual.get().to_string());
     let residual_text = crate::ui::schedule::at_rest(move || {
         format!(
-            "max |PE[pos+{}] − M({})·PE[pos]| over {} positions spread over 0…{}: {}",
+            "Residual, Δ = {}: max |PE[pos + {}] − M({})·PE[pos]| over {} positions spread over 0…{}: {}",
             k.get(),
             k.get(),
-            seq_len.get().min(RESIDUAL_POSITIONS),
+            k.get(),
+            (0..seq_len.get())
+                .step_by(seq_len.get().div_ceil(RESIDUAL_POSITIONS).max(1))
+                .count(),
             seq_len.get().saturating_sub(1),
             sig(residual.get(), 3)
         )
@@ -980,9 +984,8 @@ fn OffsetPanel(
             <ChartCanvas node_ref=row_canvas label=Signal::derive(move || format!("PE[{}] beside M({})·PE[{}].", p0.get() + k.get(), k.get(), p0.get())) paint=paint_rows height=220.0/>
             <p class="residual" data-residual=residual_value>{residual_text}</p>
             <p class="about">
-                "For every offset k there is one matrix M(k), the same at every position, with PE[pos+k] = M(k)·PE[pos]: "
-                "it rotates each (sin, cos) pair by the angle k·ω_i. This is why Vaswani et al. expected the model to attend by relative position easily. "
-                {move || odd().then_some("With an odd d_model the last column is a sine without its cosine, so no matrix can advance it: the residual is not zero.")}
+                {crate::captions::PE_OFFSET}
+                {move || odd().then_some(crate::captions::PE_OFFSET_ODD)}
             </p>
             <PanelExports panel=ID canvas=row_canvas sv=sv csv=csv_cb/>
             <DataTable csv=csv_map/>
@@ -1212,13 +1215,13 @@ fn IndexPanel(
                 </figure>
             </div>
             <p class="about">
-                "The pair index i counts frequencies, not columns: with d_model columns there are ⌈d_model/2⌉ pairs. "
+                {crate::captions::PE_INDEX_PAIRS}
                 {if panel_visible("pe-heatmap") {
                     "Hover a column of the heatmap or click a row of the table: the column loop shows that column's live values, and its pair's row is marked. "
                 } else {
                     "Click a row of the table: the column loop shows that pair's cos column, and its row is marked. "
                 }}
-                "The interleaved layout puts pair i in columns 2i and 2i+1; the concatenated layout puts all sines first, then all cosines. Both hold the same numbers."
+                {crate::captions::PE_INDEX_LAYOUTS}
             </p>
             <PanelExports panel=ID canvas=canvas sv=sv csv=csv_cb/>
         </Panel>
