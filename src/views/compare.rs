@@ -138,7 +138,7 @@ fn SimilarityPanel() -> impl IntoView {
                 sinusoidal,
             ),
             (
-                format!("RoPE: score(k)/score(0), q = k = 1, D {WIDTH} (dashed: lies exactly on the sinusoidal curve)"),
+                format!("RoPE: score(Δ)/score(0), q = k = 1, D {WIDTH} (dashed: lies exactly on the sinusoidal curve)"),
                 rope_curve,
             ),
             (
