@@ -39,7 +39,7 @@ test('every RoPE control moves its charts and the URL', async () => {
     assert.equal(query(page).get(param), expected, `${param} in the URL`);
   }
   for (const [label, param, value, panel] of [
-    ['Interleaved (2j, 2j+1)', 'layout', 'interleaved', 'rope-score-distance'],
+    ['Interleaved (2i, 2i+1)', 'layout', 'interleaved', 'rope-score-distance'],
     ['All ones', 'qk', 'ones', 'rope-score-matrix'],
   ]) {
     const before = await canvasData(page, panel);
