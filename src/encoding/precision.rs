@@ -173,13 +173,18 @@ pub fn angles(path: Path, inv_freq: &[f64], pos: u64) -> Vec<f64> {
     let position = path.stored_position(pos);
     inv_freq
         .iter()
-        .map(|&w| match path {
-            Path::Exact => position * w,
-            Path::HfF32 | Path::HfBf16 => f64::from(position as f32 * w as f32),
-            Path::Bf16Cache => f64::from(to_bf16(position as f32 * w as f32)),
-            Path::Fp16Seq => f64::from(to_f16(position as f32 * w as f32)),
-        })
+        .map(|&w| path_angle(path, position, w))
         .collect()
+}
+
+/// One pair's angle under `path`, for a position as the path stores it.
+fn path_angle(path: Path, position: f64, w: f64) -> f64 {
+    match path {
+        Path::Exact => position * w,
+        Path::HfF32 | Path::HfBf16 => f64::from(position as f32 * w as f32),
+        Path::Bf16Cache => f64::from(to_bf16(position as f32 * w as f32)),
+        Path::Fp16Seq => f64::from(to_f16(position as f32 * w as f32)),
+    }
 }
 
 /// The largest wrapped error of `path_angles` against `exact_angles` (NaN if any is not
@@ -298,11 +303,32 @@ pub fn first_break(
 ) -> Option<u64> {
     let exact_inv = inv_freq(Path::Exact, head_dim, theta);
     let path_inv = inv_freq(path, head_dim, theta);
+    // Pair by pair, stopping at the first pair over the threshold: no allocation per position
+    // (the readout scans up to EXACT_BREAK_SCAN positions when the controls rest).
     positions.into_iter().find(|&pos| {
-        let e = largest_error(
-            &angles(path, &path_inv, pos),
-            &angles(Path::Exact, &exact_inv, pos),
-        );
-        e.is_nan() || e > threshold_rad
+        let stored = path.stored_position(pos);
+        path_inv.iter().zip(&exact_inv).any(|(&w, &exact_w)| {
+            let e = wrapped_difference(path_angle(path, stored, w), pos as f64 * exact_w);
+            e.is_nan() || e.abs() > threshold_rad
+        })
     })
+}
+
+#[cfg(test)]
+mod break_tests {
+    use super::*;
+
+    #[test]
+    fn first_break_is_the_first_position_whose_largest_error_passes_the_threshold() {
+        for path in [Path::Bf16Cache, Path::Fp16Seq] {
+            let (ex, inv) = (inv_freq(Path::Exact, 64, 500.0), inv_freq(path, 64, 500.0));
+            let by_vectors = (1..=4096u64).find(|&p| {
+                let e = largest_error(&angles(path, &inv, p), &angles(Path::Exact, &ex, p));
+                e.is_nan() || e > 0.05
+            });
+            assert_eq!(first_break(path, 64, 500.0, 0.05, 1..=4096), by_vectors);
+            assert!(by_vectors.is_some());
+        }
+        assert_eq!(first_break(Path::Exact, 64, 500.0, 0.05, 1..=4096), None);
+    }
 }
