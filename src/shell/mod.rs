@@ -276,39 +276,6 @@ fn Header() -> impl IntoView {
     }
 }
 
-/// A header button whose dialog is its own chunk in release builds: fetched by `load` the
-/// first time the button is pressed, and made anew at every press (a failed fetch is tried
-/// again, and `failed` says so). Share and Notation use it.
-#[component]
-pub fn LazyDialogButton<F, Fut>(
-    /// The button's class.
-    class: &'static str,
-    /// The button's text (its accessible name).
-    label: &'static str,
-    /// Said when the dialog's code does not arrive.
-    failed: &'static str,
-    /// Fetches the dialog's code and builds it.
-    load: F,
-) -> impl IntoView
-where
-    F: Fn() -> Fut + Copy + Send + Sync + 'static,
-    Fut: std::future::Future<Output = Result<AnyView, crate::views::LoadFailed>> + Send + 'static,
-{
-    let presses = RwSignal::new(0u32);
-    view! {
-        <button class=class on:click=move |_| presses.update(|n| *n += 1) aria-haspopup="dialog">{label}</button>
-        {move || (presses.get() > 0).then(|| view! {
-            <Suspense fallback=|| ()>
-                {Suspend::new(async move {
-                    load().await.unwrap_or_else(|_| {
-                        view! { <p class="control-msg" role="alert">{failed}</p> }.into_any()
-                    })
-                })}
-            </Suspense>
-        })}
-    }
-}
-
 /// Shown while a view's code is fetched the first time it opens: as tall as a view, so the
 /// page does not jump when the panels arrive.
 #[component]

@@ -7,12 +7,22 @@ use leptos::prelude::*;
 
 use crate::state::notation::{parse_notation, NOTATION_URL};
 
-/// The Notation button; its dialog is fetched the first time it is pressed.
+/// The Notation button. Its dialog is fetched the first time it is pressed and made anew at
+/// every press (a failed fetch is tried again).
 #[component]
 pub fn NotationButton() -> impl IntoView {
+    let presses = RwSignal::new(0u32);
     view! {
-        <super::LazyDialogButton class="notation-link" label="Notation" load=crate::views::load_notation
-            failed="The Notation table could not be loaded. Press Notation to try again."/>
+        <button class="notation-link" on:click=move |_| presses.update(|n| *n += 1) aria-haspopup="dialog">"Notation"</button>
+        {move || (presses.get() > 0).then(|| view! {
+            <Suspense fallback=|| ()>
+                {Suspend::new(async move {
+                    crate::views::load_notation().await.unwrap_or_else(|_| {
+                        view! { <p class="control-msg" role="alert">"The Notation table could not be loaded. Press Notation to try again."</p> }.into_any()
+                    })
+                })}
+            </Suspense>
+        })}
     }
 }
 

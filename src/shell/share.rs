@@ -79,13 +79,23 @@ fn fill(state: &AppState) {
     );
 }
 
-/// The Share button. Its dialog is fetched the first time it is pressed (the initial
-/// download stays within its budget) and made anew, with the current state, at every press.
+/// The Share button. Its dialog is fetched the first time it is pressed (its own chunk in
+/// release builds: the initial download stays within its budget) and made anew, with the
+/// current state, at every press (a failed fetch is tried again).
 #[component]
 pub fn ShareButton() -> impl IntoView {
+    let presses = RwSignal::new(0u32);
     view! {
-        <super::LazyDialogButton class="share" label="Share" load=crate::views::load_share
-            failed="The Share dialog could not be loaded. Press Share to try again."/>
+        <button class="share" on:click=move |_| presses.update(|n| *n += 1) aria-haspopup="dialog">"Share"</button>
+        {move || (presses.get() > 0).then(|| view! {
+            <Suspense fallback=|| ()>
+                {Suspend::new(async move {
+                    crate::views::load_share().await.unwrap_or_else(|_| {
+                        view! { <p class="control-msg" role="alert">"The Share dialog could not be loaded. Press Share to try again."</p> }.into_any()
+                    })
+                })}
+            </Suspense>
+        })}
     }
 }
 
