@@ -363,7 +363,7 @@ fn Footer() -> impl IntoView {
         <footer class="site-footer">
             <p>
                 "PE Lab computes everything in your browser; nothing is sent anywhere. "
-                "Formulas follow the papers each view names, from Vaswani et al. (2017), “Attention Is All You Need”, on, and are checked against PyTorch and Hugging Face transformers where those implement them."
+                "Formulas follow the papers each view names, and are checked against PyTorch and Hugging Face transformers where those implement them."
             </p>
         </footer>
     }
