@@ -1,5 +1,6 @@
 // The guided lesson: walked by buttons and by keyboard, opened at a step by deep link and
 // embedded, presenter mode sized for a projector, and lesson files that are broken or missing.
+// Questions, the presenter's fit and the lesson list: questions.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -71,15 +72,19 @@ test('the seed lesson walks by the arrow keys alone, and a control stays live', 
     await page.keyboard.press('ArrowLeft');
     await atStep(page, n);
   }
-  // Step 2: moving its control changes the chart; arrows on a slider move the slider, not
-  // the lesson; "Reset step" restores the step's state.
+  // Step 2 (once its question is revealed): moving its control changes the chart; arrows on
+  // a slider move the slider, not the lesson; "Reset step" restores the step's state.
   await page.keyboard.press('ArrowRight');
   await atStep(page, 2);
+  await page.getByRole('button', { name: 'Show me' }).click();
+  await page.waitForFunction(() => document.querySelector('[data-control="seq_len"] input.num')?.value === '100');
+  await idle(page);
   const slider = page.locator('.lesson #ctl-seq_len');
   const before = await page.locator('[data-panel="pe-heatmap"] canvas').evaluate((c) => c.toDataURL());
   await slider.focus();
   await page.keyboard.press('ArrowRight');
-  await page.waitForFunction(() => document.querySelector('#ctl-num-seq_len, [data-control="seq_len"] input.num')?.value !== '50');
+  await page.waitForFunction(() => document.querySelector('[data-control="seq_len"] input.num')?.value !== '100');
+  await idle(page);
   assert.equal(await page.locator('[data-lesson]').getAttribute('data-step'), '2');
   assert.notEqual(await page.locator('[data-panel="pe-heatmap"] canvas').evaluate((c) => c.toDataURL()), before);
   await page.getByRole('button', { name: 'Reset step' }).click();
@@ -158,6 +163,7 @@ test('a malformed or missing lesson file gives one clear message and the app sta
   const dir = path.join(DIST, 'e2e-lessons');
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'broken.json'), JSON.stringify({ title: 'Broken', steps: [SEED.steps[0], { ...SEED.steps[1], panels: ['no-such-panel'] }] }));
+  fs.writeFileSync(path.join(dir, 'question.json'), JSON.stringify({ title: 'Asks', steps: [{ ...SEED.steps[1], question: { ask: 'Which?', choices: ['only one'], answer: 1, explain: 'e' } }] }));
   fs.writeFileSync(path.join(dir, 'html.json'), JSON.stringify({ title: 'Text', steps: [{ ...SEED.steps[1], text: '<img src=x onerror="window.__xss=1">bold' }] }));
   const context = await app.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const p = await context.newPage();
@@ -170,6 +176,9 @@ test('a malformed or missing lesson file gives one clear message and the app sta
     await alert.waitFor();
     assert.match(await alert.innerText(), /step 2, field “panels”: unknown panel “no-such-panel”/);
     assert.equal(await p.locator('.panic-banner').count(), 0);
+    await p.goto(`${app.server.url}?lesson=e2e-lessons/question.json`);
+    await p.getByRole('alert').waitFor();
+    assert.match(await p.getByRole('alert').innerText(), /step 1, field “question\.choices”: must hold 2 to 5 choices/);
     await p.goto(`${app.server.url}?lesson=e2e-lessons/missing.json`);
     await p.getByRole('alert').waitFor();
     assert.match(await p.getByRole('alert').innerText(), /Could not load the lesson “e2e-lessons\/missing\.json”: the server answered 404/);

@@ -25,7 +25,7 @@ use pe_lab::encoding::rope::{
 };
 use pe_lab::encoding::similarity::{OffsetMap, PositionSimilarity};
 use pe_lab::encoding::sinusoidal::{column_role, pair_count, ColumnKind, Layout, Sinusoid};
-use pe_lab::state::lesson::parse_lesson;
+use pe_lab::state::lesson::{parse_lesson, Answer, Question};
 use pe_lab::state::AppState;
 
 /// Where a text is shown: `lesson:<lesson>/<step title>` or a caption's place.
@@ -139,6 +139,13 @@ fn texts() -> Vec<(Place, String)> {
             for text in [&step.title, &step.text, &step.try_this] {
                 out.push((place.clone(), text.clone()));
             }
+            if let Some(q) = &step.question {
+                out.push((place.clone(), q.ask.clone()));
+                out.push((place.clone(), q.explain.clone()));
+                if let Answer::Choice { choices, .. } = &q.answer {
+                    out.extend(choices.iter().map(|c| (place.clone(), c.clone())));
+                }
+            }
         }
     }
     for c in captions::ALL {
@@ -175,6 +182,26 @@ fn step_state(lesson: &str, title: &str) -> AppState {
         .find(|s| s.title == title)
         .unwrap_or_else(|| panic!("no step “{title}”"))
         .app_state()
+}
+
+/// A step's question, and the state it reveals.
+fn question(lesson: &str, title: &str) -> (Question, AppState) {
+    let lesson = parse_lesson(&lesson_file(lesson)).expect("valid");
+    let step = lesson
+        .steps
+        .into_iter()
+        .find(|s| s.title == title)
+        .unwrap_or_else(|| panic!("no step “{title}”"));
+    let revealed = step.revealed_state();
+    (step.question.expect("a question"), revealed)
+}
+
+/// The right choice of a multiple-choice question.
+fn right_choice(q: &Question) -> &str {
+    match &q.answer {
+        Answer::Choice { choices, right } => &choices[*right],
+        Answer::Number { .. } => panic!("not a multiple-choice question"),
+    }
 }
 
 fn minilm() -> Table {
@@ -241,6 +268,61 @@ const P_INF: &str = "lesson:precision/float16 runs out at 65520";
 const P_FLAT: &str = "lesson:precision/Only m − n matters, until it does not";
 const P_ANGLES: &str = "lesson:precision/Angles break before positions do";
 const P_F32: &str = "lesson:precision/Keep positions and angles in float32";
+const SEED_LONGROPE: &str = "lesson:seed/LongRoPE searches a factor for every pair";
+
+fn check_rows_stay() {
+    let s = step_state("seed", "The encoding is a matrix").sinusoidal;
+    assert_eq!(s.seq_len, 50);
+    let pe = Sinusoid::new(s.d_model, s.base, s.layout);
+    let short = pe.matrix(50);
+    assert_eq!(
+        short[..],
+        pe.matrix(100)[..short.len()],
+        "rows 0–49 do not change"
+    );
+    let (q, revealed) = question("seed", "The encoding is a matrix");
+    assert!(right_choice(&q).starts_with("No"));
+    assert_eq!(revealed.sinusoidal.seq_len, 100);
+}
+
+fn check_col301() {
+    assert_eq!(
+        column_role(301, 512, Layout::Interleaved),
+        (150, ColumnKind::Cos)
+    );
+    assert_eq!(
+        column_role(300, 512, Layout::Interleaved),
+        (150, ColumnKind::Sin)
+    );
+    let (q, revealed) = question("seed", "2i and 2i + 1 are column numbers");
+    assert_eq!(right_choice(&q), "The cosine of pair 150");
+    assert_eq!(
+        (revealed.sinusoidal.d_model, revealed.highlight.cols.clone()),
+        (512, vec![301])
+    );
+    assert!(
+        revealed.sinusoidal.seq_len > 1387,
+        "one whole wave of column 301 is shown"
+    );
+}
+
+fn check_equal_dots() {
+    let p = pe(128);
+    let dot = |a: usize, b: usize| {
+        let (mut x, mut y) = (vec![0.0; 128], vec![0.0; 128]);
+        p.fill_row(a, &mut x);
+        p.fill_row(b, &mut y);
+        x.iter().zip(&y).map(|(u, v)| u * v).sum::<f64>()
+    };
+    assert!(close(dot(10, 20), dot(100, 110), 1e-12));
+    let pairs = 64;
+    let formula: f64 = (0..pairs).map(|i| (10.0 * p.omegas[i]).cos()).sum();
+    assert!(close(dot(10, 20), formula, 1e-9));
+    let (q, revealed) = question("seed", "Similarity depends only on the offset");
+    assert_eq!(right_choice(&q), "They are equal");
+    assert_eq!(revealed.sinusoidal.p0, 10);
+    const { assert!(pe_lab::state::app::P0.max >= 110) };
+}
 
 fn claims() -> Vec<Claim> {
     vec![
@@ -248,13 +330,9 @@ fn claims() -> Vec<Claim> {
         claim(SEED_MATRIX, "The outlined row is PE[10], the vector added to the token at position 10", || {
             assert_eq!(step_state("seed", "The encoding is a matrix").highlight.positions, vec![10]);
         }),
-        claim(SEED_MATRIX, "rows 0 to 49 change when the text grows to 100 positions, then move Sequence length to 100", || {
-            let s = step_state("seed", "The encoding is a matrix").sinusoidal;
-            assert_eq!(s.seq_len, 50);
-            let pe = Sinusoid::new(s.d_model, s.base, s.layout);
-            let short = pe.matrix(50);
-            assert_eq!(short[..], pe.matrix(100)[..short.len()], "rows 0–49 do not change");
-        }),
+        claim(SEED_MATRIX, "The text grows from 50 to 100 positions. Do rows 0 to 49 of PE change?", check_rows_stay),
+        claim(SEED_MATRIX, "Only the last rows before 50 change", check_rows_stay),
+        claim(SEED_MATRIX, "rows 0 to 49 stay the same and rows 50 to 99 are added below them", check_rows_stay),
         claim(SEED_SIN_COS, "Column 2i holds sin(pos / 10000^(2i/d_model)), column 2i + 1 the cosine", check_formula),
         claim(SEED_SIN_COS, "With d_model = 8 the sine columns are 0, 2, 4 and 6", || {
             let sines: Vec<usize> = (0..8).filter(|&c| column_role(c, 8, Layout::Interleaved).1 == ColumnKind::Sin).collect();
@@ -263,14 +341,30 @@ fn claims() -> Vec<Claim> {
         }),
         claim(SEED_COLUMNS, "The 2i and 2i + 1 of the formula", check_formula),
         claim(SEED_COLUMNS, "2i and 2i + 1 are column numbers", check_formula),
-        claim(SEED_COLUMNS, "outlined columns 6 and 7", || {
-            assert_eq!(column_role(6, 8, Layout::Interleaved), (3, ColumnKind::Sin));
-            assert_eq!(column_role(7, 8, Layout::Interleaved), (3, ColumnKind::Cos));
-            assert_eq!(step_state("seed", "2i and 2i + 1 are column numbers").highlight.cols, vec![6, 7]);
+        claim(SEED_COLUMNS, "In an encoding with d_model = 512, what does column 301 hold?", check_col301),
+        claim(SEED_COLUMNS, "The sine of pair 150", check_col301),
+        claim(SEED_COLUMNS, "The cosine of pair 150", check_col301),
+        claim(SEED_COLUMNS, "The sine of pair 301", check_col301),
+        claim(SEED_COLUMNS, "The cosine of pair 300", check_col301),
+        claim(SEED_COLUMNS, "the outlined column 301", check_col301),
+        claim(SEED_COLUMNS, "301 is odd, so it is 2i + 1 with i = 150: the cosine of pair 150, whose wavelength is 2π·10000^(300/512) ≈ 1387 positions", || {
+            check_col301();
+            assert!(close(pe(512).wavelength(150), TAU * 10000f64.powf(300.0 / 512.0), 1e-9));
+            assert_eq!(pe(512).wavelength(150).round(), 1387.0);
         }),
         claim(SEED_PAIR, "pair i fills columns 2i and 2i + 1", check_formula),
         claim(SEED_PAIR, "With d_model = 8 there are 4 pairs, i = 0 to 3", || assert_eq!(pair_count(8), 4)),
-        claim(SEED_PAIR, "how many pairs d_model = 10 has, then set d_model to 10", || assert_eq!(pair_count(10), 5)),
+        claim(SEED_PAIR, "How many pairs does d_model = 10 have?", || {
+            let (q, revealed) = question("seed", "The pair index i");
+            assert_eq!(q.answer, Answer::Number { value: pair_count(10) as f64, tolerance: 0.0 });
+            assert_eq!(revealed.sinusoidal.d_model, 10);
+        }),
+        claim(SEED_PAIR, "10 columns make 5 (sin, cos) pairs, i = 0 to 4", || assert_eq!(pair_count(10), 5)),
+        claim(SEED_PAIR, "Set d_model to 11: how many pairs now, and what fills the last column?", || {
+            // The answer to see: 6 pairs, the last column a sine alone.
+            assert_eq!(pair_count(11), 6);
+            assert_eq!(column_role(10, 11, Layout::Interleaved), (5, ColumnKind::Sin));
+        }),
         claim(SEED_SHARE, "Columns 4 and 5 are pair 2: the sine and cosine of one angle, pos·ω_2", || {
             assert_eq!(column_role(4, 20, Layout::Interleaved), (2, ColumnKind::Sin));
             assert_eq!(column_role(5, 20, Layout::Interleaved), (2, ColumnKind::Cos));
@@ -303,17 +397,10 @@ fn claims() -> Vec<Claim> {
             let sim = PositionSimilarity::new(&pe(128));
             assert!(close(sim.dot(64, 64), 64.0, 1e-12));
         }),
-        claim(SEED_SIMILARITY, "PE[10]·PE[20] is larger than PE[100]·PE[110]", || {
-            // The answer the step reveals: neither, they are equal.
-            let p = pe(128);
-            let dot = |a: usize, b: usize| {
-                let (mut x, mut y) = (vec![0.0; 128], vec![0.0; 128]);
-                p.fill_row(a, &mut x);
-                p.fill_row(b, &mut y);
-                x.iter().zip(&y).map(|(u, v)| u * v).sum::<f64>()
-            };
-            assert!(close(dot(10, 20), dot(100, 110), 1e-12));
-        }),
+        claim(SEED_SIMILARITY, "PE[10]·PE[20]", check_equal_dots),
+        claim(SEED_SIMILARITY, "PE[100]·PE[110]", check_equal_dots),
+        claim(SEED_SIMILARITY, "Σ_i cos((pos − p0)·ω_i) depends only on the offset pos − p0, which is 10 for both", check_equal_dots),
+        claim(SEED_SIMILARITY, "Move p0 from 10 to 100 and read the value 10 positions to its right", check_equal_dots),
         claim(SEED_WHY_COS, "‖PE[pos]‖² = d_model/2", || {
             let p = pe(16);
             let mut row = vec![0.0; 16];
@@ -395,9 +482,12 @@ fn claims() -> Vec<Claim> {
                 }
             }
         }),
-        claim(SEED_YARN, "when s goes from 16 to 32", || {
+        claim(SEED_YARN, "The factor s goes from 16 to 32. Where does the shaded ramp go?", || {
             // The revealed answer: the ramp depends on β and L₀, not on s.
             assert_eq!(yarn(16.0).correction, yarn(32.0).correction);
+            let (q, revealed) = question("seed", "YaRN keeps fast pairs, interpolates slow ones");
+            assert_eq!(right_choice(&q), "Nowhere: it stays where it is");
+            assert_eq!(revealed.scaling.factor, 32.0);
             assert!(yarn_correction_dim(32.0, 128, 10000.0, 4096) < yarn_correction_dim(1.0, 128, 10000.0, 4096));
         }),
         claim(SEED_DECAY_NEEDS, "64 random pairs", || {
@@ -421,13 +511,35 @@ fn claims() -> Vec<Claim> {
             let ones = vec![1.0; 128];
             assert!(close(r.score(&ones, &ones, 5.0, 5.0), 128.0 * y.attention * y.attention, 1e-9));
         }),
+        claim(SEED_LONGROPE, "the long factors simply rise from 1 to s", || {
+            let s = step_state("seed", "LongRoPE searches a factor for every pair").scaling;
+            assert!(s.long_factor.is_none(), "the illustrative lists are shown");
+            let (_, long) = pe_lab::state::rope::illustrative_longrope(64, 16.0);
+            assert!(close(long[0], 1.0, 1e-15) && close(long[63], 16.0, 1e-12));
+            assert!(long.windows(2).all(|w| w[1] > w[0]));
+        }),
+        claim(SEED_LONGROPE, "below 4096", || {
+            // Inside L₀ the short factors apply (all 1 here): the original frequencies.
+            let s = step_state("seed", "LongRoPE searches a factor for every pair").scaling;
+            assert_eq!(s.orig_ctx, 4096);
+        }),
         // ---- The precision lesson ----
         claim(P_BF16, "past 256", check_bf16_256),
-        claim(P_BF16, "bfloat16 keeps 8 significant bits: whole numbers up to 256 are exact, but 257 is stored as 256 and 259 as 260. Past 256", || {
+        claim(P_BF16, "bfloat16 keeps 8 significant bits: whole numbers up to 256 are exact. Past 256", || {
             check_bf16_256();
-            assert_eq!(stored(Path::Bf16Cache, 257), 256.0);
-            assert_eq!(stored(Path::Bf16Cache, 259), 260.0);
             assert_eq!(half::bf16::MANTISSA_DIGITS, 8);
+        }),
+        claim(P_BF16, "What does bfloat16 store for position 257?", || {
+            let (q, _) = question("precision", "bfloat16 cannot count past 256");
+            assert_eq!(q.answer, Answer::Number { value: stored(Path::Bf16Cache, 257), tolerance: 0.0 });
+        }),
+        claim(P_BF16, "256: past 256 bfloat16 stores only every other whole number, and 257 lies halfway between 256 and 258; ties go to the one whose last stored bit is 0, here 256", || {
+            assert_eq!(stored(Path::Bf16Cache, 257), 256.0);
+            assert_eq!(stored(Path::Bf16Cache, 258), 258.0);
+            assert!((257..512).all(|p| stored(Path::Bf16Cache, p) % 2.0 == 0.0));
+            // 256 = 1.0000000·2⁸ (last bit 0), 258 = 1.0000001·2⁸ (last bit 1).
+            assert_eq!(half::bf16::from_f32(256.0).to_bits() & 1, 0);
+            assert_eq!(half::bf16::from_f32(258.0).to_bits() & 1, 1);
         }),
         claim(P_BF16, "among the first 4096, then move Position to 4096", || {
             // The revealed answer: 769 stored values (4095 itself rounds up to 4096).

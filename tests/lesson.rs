@@ -2,7 +2,9 @@
 //! error naming the step and the field.
 #![cfg(not(target_arch = "wasm32"))]
 
-use pe_lab::state::lesson::{lesson_source, lesson_url, parse_lesson, MAX_LESSON_BYTES};
+use pe_lab::state::lesson::{
+    lesson_source, lesson_url, parse_lesson, Answer, BUILT_IN, MAX_LESSON_BYTES,
+};
 use pe_lab::state::{AppState, View};
 
 fn seed() -> String {
@@ -16,13 +18,18 @@ fn the_seed_lesson_follows_the_source_material_in_at_least_twelve_steps() {
     assert!(lesson.steps.len() >= 12, "{} steps", lesson.steps.len());
     let first = &lesson.steps[0];
     assert_eq!(first.view, View::Attention);
-    // Every step: one or two panels, a clean state (no notice), a prompt naming a control.
+    // Every step: one or two panels, a clean state (no notice), a prompt (asking a
+    // prediction unless the step's question does).
     for (n, step) in lesson.steps.iter().enumerate() {
         assert!((1..=2).contains(&step.panels.len()), "step {}", n + 1);
         let (_, notices) =
             AppState::from_query(&format!("view={}&{}", step.view.name(), step.state));
         assert!(notices.is_empty(), "step {}: {notices:?}", n + 1);
-        assert!(step.try_this.starts_with("Predict"), "step {}", n + 1);
+        assert!(
+            step.question.is_some() || step.try_this.starts_with("Predict"),
+            "step {}",
+            n + 1
+        );
         let state = step.app_state();
         assert_eq!(state.view, step.view);
     }
@@ -147,10 +154,11 @@ fn lesson_sources_stay_on_this_site() {
         "a\\b.json",
         "java script:.json",
         "javascript:x.json",
-        "",
     ] {
         assert!(lesson_source(bad).is_err(), "{bad}");
     }
+    // No name: the list of the lessons PE Lab ships.
+    assert_eq!(lesson_source("").as_deref(), Ok(""));
     let (state, notices) = AppState::from_query("lesson=https://evil.example/l.json");
     assert!(state.lesson.is_none());
     assert_eq!(notices.items[0].param, "lesson");
@@ -168,6 +176,10 @@ fn a_lesson_url_holds_the_lesson_and_the_step_only() {
     assert_eq!(state.to_query(), "lesson=seed&step=3&present=1&embed=1");
     let (back, _) = AppState::from_query(&state.to_query());
     assert_eq!(back.lesson, state.lesson);
+    // A revealed question is in the URL, so a link opens it revealed.
+    let (revealed, _) = AppState::from_query("lesson=seed&step=2&revealed=1");
+    assert!(revealed.lesson.as_ref().unwrap().revealed);
+    assert_eq!(revealed.to_query(), "lesson=seed&step=2&revealed=1");
     let (clamped, notices) = AppState::from_query("lesson=seed&step=0");
     assert_eq!(clamped.lesson.unwrap().step, 1);
     assert_eq!(notices.items[0].param, "step");
@@ -184,4 +196,154 @@ fn the_precision_lesson_is_short_and_valid() {
     assert!((3..=8).contains(&lesson.steps.len()));
     assert!(lesson.steps.iter().all(|s| s.view == View::Precision));
     assert_eq!(lesson_url("precision"), "./lessons/precision.json");
+}
+
+const QUESTION: &str = r#""question": {"ask": "Which?", "choices": ["a", "b", "c"], "answer": 2, "explain": "b, because.", "reveal": "d_model=16"}"#;
+
+#[test]
+fn a_question_reads_its_choices_answer_and_reveal_state() {
+    let step = format!(
+        r#"{{"title": "T", "panels": ["pe-heatmap"], "state": "d_model=8", "text": "x", "try": "See", "highlight": {{"cols": [1]}}, {QUESTION}}}"#
+    );
+    let lesson = parse_lesson(&lesson_with(&step)).expect("valid");
+    let s = &lesson.steps[1];
+    let q = s.question.as_ref().expect("question");
+    assert_eq!(
+        q.answer,
+        Answer::Choice {
+            choices: vec!["a".into(), "b".into(), "c".into()],
+            right: 1
+        }
+    );
+    assert!(q.answer.is_right(1.0) && !q.answer.is_right(0.0));
+    assert_eq!(q.answer.said(), "b");
+    // Before: the step's state; revealed: the reveal state, with the step's highlights.
+    assert_eq!(s.app_state().sinusoidal.d_model, 8);
+    let revealed = s.revealed_state();
+    assert_eq!(revealed.sinusoidal.d_model, 16);
+    assert_eq!(revealed.highlight.cols, vec![1]);
+    // A reveal with its own highlights keeps them.
+    let own = step.replace("d_model=16", "d_model=16&hl_cols=9");
+    let lesson = parse_lesson(&lesson_with(&own)).expect("valid");
+    assert_eq!(lesson.steps[1].revealed_state().highlight.cols, vec![9]);
+    // A number with a tolerance; no reveal: the step's own state.
+    let number = r#"{"title": "T", "panels": ["pe-curves"], "text": "x", "try": "y", "question": {"ask": "How many?", "answer": 1387, "tolerance": 2, "explain": "Because."}}"#;
+    let lesson = parse_lesson(&lesson_with(number)).expect("valid");
+    let q = lesson.steps[1].question.as_ref().unwrap();
+    assert!(q.answer.is_right(1385.0) && q.answer.is_right(1389.0) && !q.answer.is_right(1390.0));
+    assert_eq!(q.answer.said(), "1387 (± 2)");
+    assert_eq!(
+        lesson.steps[1].revealed_state(),
+        lesson.steps[1].app_state()
+    );
+}
+
+#[test]
+fn malformed_questions_name_the_step_and_the_field() {
+    let with = |q: &str| {
+        error_of(&lesson_with(&format!(
+            r#"{{"title": "T", "panels": ["pe-curves"], "text": "x", "try": "y", "question": {q}}}"#
+        )))
+    };
+    let cases = [
+        ("5", "step 2, field “question”: must be an object"),
+        (
+            r#"{"choices": ["a", "b"], "answer": 1, "explain": "e"}"#,
+            "step 2, field “question.ask”: missing",
+        ),
+        (
+            r#"{"ask": "q", "choices": ["a", "b"], "answer": 1}"#,
+            "step 2, field “question.explain”: missing",
+        ),
+        (
+            r#"{"ask": "q", "choices": ["a"], "answer": 1, "explain": "e"}"#,
+            "step 2, field “question.choices”: must hold 2 to 5 choices",
+        ),
+        (
+            r#"{"ask": "q", "choices": ["a", "b", "c", "d", "e", "f"], "answer": 1, "explain": "e"}"#,
+            "step 2, field “question.choices”: must hold 2 to 5 choices",
+        ),
+        (
+            r#"{"ask": "q", "choices": ["a", ""], "answer": 1, "explain": "e"}"#,
+            "step 2, field “question.choices”: each choice",
+        ),
+        (
+            r#"{"ask": "q", "choices": "a", "answer": 1, "explain": "e"}"#,
+            "step 2, field “question.choices”: must be a list",
+        ),
+        (
+            r#"{"ask": "q", "choices": ["a", "b"], "answer": 3, "explain": "e"}"#,
+            "step 2, field “question.answer”: must be the right choice's number, 1 to 2",
+        ),
+        (
+            r#"{"ask": "q", "choices": ["a", "b"], "answer": 1.5, "explain": "e"}"#,
+            "step 2, field “question.answer”: must be the right choice's number",
+        ),
+        (
+            r#"{"ask": "q", "answer": "x", "explain": "e", "tolerance": 1}"#,
+            "step 2, field “question.answer”: must be a number",
+        ),
+        (
+            r#"{"ask": "q", "answer": 3, "explain": "e"}"#,
+            "step 2, field “question.tolerance”: must be a number from 0",
+        ),
+        (
+            r#"{"ask": "q", "answer": 3, "explain": "e", "tolerance": -1}"#,
+            "step 2, field “question.tolerance”: must be a number from 0",
+        ),
+        (
+            r#"{"ask": "q", "answer": 3, "tolerance": 0, "explain": "e", "reveal": "view=rope"}"#,
+            "step 2, field “question.reveal”: leave out view=",
+        ),
+        (
+            r#"{"ask": "q", "answer": 3, "tolerance": 0, "explain": "e", "reveal": "d_model=0"}"#,
+            "step 2, field “question.reveal”: d_model: ",
+        ),
+        (
+            r#"{"ask": "q", "answer": 3, "tolerance": 0, "explain": "e", "reveal": 7}"#,
+            "step 2, field “question.reveal”: must be a query string",
+        ),
+    ];
+    for (q, expected) in cases {
+        let message = with(q);
+        assert!(
+            message.starts_with(expected),
+            "{message:?} does not start with {expected:?}"
+        );
+    }
+}
+
+#[test]
+fn the_shipped_lessons_ask_before_they_show() {
+    let count = |name: &str| {
+        let text = std::fs::read_to_string(format!(
+            "{}/lessons/{name}.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .expect("lesson");
+        parse_lesson(&text)
+            .expect("valid")
+            .steps
+            .iter()
+            .filter(|s| s.question.is_some())
+            .count()
+    };
+    assert!(count("seed") >= 4, "{}", count("seed"));
+    assert!(count("precision") >= 1);
+}
+
+#[test]
+fn every_lesson_file_is_listed_and_every_listed_lesson_has_a_file() {
+    let mut files: Vec<String> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/lessons"))
+        .expect("lessons/")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|n| n.strip_suffix(".json").map(str::to_string))
+        .collect();
+    files.sort();
+    let mut listed: Vec<String> = BUILT_IN.iter().map(|s| s.to_string()).collect();
+    listed.sort();
+    assert_eq!(
+        files, listed,
+        "lessons/ and BUILT_IN (the lesson picker's list) must agree"
+    );
 }

@@ -200,13 +200,14 @@ fn Header() -> impl IntoView {
             }
         })
     };
-    // The guided lesson that follows the source material, from its first step.
+    // The lessons PE Lab ships, to choose from (`lesson=` with no name).
     let start_lesson = move |_| {
         state.update(|s| {
             s.lesson = Some(crate::state::LessonLocation {
-                source: "seed".into(),
+                source: String::new(),
                 step: 1,
                 present: false,
+                revealed: false,
             })
         })
     };

@@ -61,6 +61,7 @@ pub fn NotationDialog() -> impl IntoView {
         }
     };
     view! {
+        <style>{NOTATION_CSS}</style>
         <dialog node_ref=dialog class="notation-dialog" aria-labelledby="notation-title">
             <h2 id="notation-title">"Notation"</h2>
             <div class="notation-body" inner_html=move || body.get()></div>
@@ -68,3 +69,23 @@ pub fn NotationDialog() -> impl IntoView {
         </dialog>
     }
 }
+
+/// The dialog's styles, fetched with its code (the first page does not carry them).
+const NOTATION_CSS: &str = r#"
+.notation-dialog {
+  max-width: min(44rem, calc(100vw - 32px)); width: 100%; box-sizing: border-box; max-height: calc(100vh - 48px); overflow: auto;
+  background: var(--panel); color: var(--text); border: 1px solid var(--border); border-radius: 8px; padding: 16px 20px;
+}
+.notation-dialog::backdrop { background: rgb(0 0 0 / 0.45); }
+.notation-dialog h2 { margin-top: 0; font-size: 1.2rem; }
+.notation-dialog .close { float: right; }
+table.notation { border-collapse: collapse; width: 100%; font-size: 0.9rem; }
+table.notation th, table.notation td { text-align: left; vertical-align: top; padding: 4px 8px; border-bottom: 1px solid var(--border); }
+table.notation tbody th { font: 600 0.9rem ui-monospace, monospace; white-space: nowrap; }
+/* On a phone: one symbol a block, no column cut off. */
+@media (max-width: 560px) {
+  table.notation :is(tbody, tr, th, td) { display: block; border: 0; }
+  table.notation thead { display: none; }
+  table.notation td:last-child::before { content: "Used in:\00a0"; }
+}
+"#;

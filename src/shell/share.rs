@@ -143,6 +143,7 @@ pub fn ShareDialog() -> impl IntoView {
         }
     };
     view! {
+        <style>{SHARE_CSS}</style>
         <dialog node_ref=dialog class="share-dialog" aria-labelledby="share-title"
             inner_html=SHARE_HTML on:click=on_click on:change=move |_| state.with_untracked(fill)></dialog>
     }
@@ -189,3 +190,23 @@ pub fn post_height_to_host() {
     // Both live as long as the page.
     callback.forget();
 }
+
+/// The dialog's styles, fetched with its code (the first page does not carry them).
+const SHARE_CSS: &str = r#"
+.share-dialog {
+  max-width: min(44rem, calc(100vw - 32px)); width: 100%; box-sizing: border-box;
+  background: var(--panel); color: var(--text); border: 1px solid var(--border); border-radius: 8px; padding: 16px 20px;
+}
+.share-dialog::backdrop { background: rgb(0 0 0 / 0.45); }
+.share-dialog h2 { margin-top: 0; font-size: 1.2rem; }
+.copy-field { display: grid; grid-template-columns: 1fr auto; gap: 4px 8px; margin: 10px 0; }
+.copy-field label { grid-column: 1 / -1; font-weight: 600; }
+.copy-field input, .copy-field textarea {
+  font: 0.85rem ui-monospace, monospace; color: var(--text); background: var(--bg);
+  border: 1px solid var(--border); border-radius: 4px; padding: 4px 6px; min-width: 0; resize: vertical;
+}
+.copy-field button { align-self: start; }
+.embed-options { border: 1px solid var(--border); border-radius: 6px; display: flex; flex-wrap: wrap; gap: 8px 20px; }
+.embed-options select { font: inherit; color: var(--text); background: var(--bg); border: 1px solid var(--border); }
+.share-dialog .close { float: right; }
+"#;

@@ -308,8 +308,10 @@ pub struct LessonLocation {
     pub source: String,
     /// The step, 1-based (brought within the lesson once it is loaded).
     pub step: usize,
-    /// Presenter mode: one panel across the width, large text.
+    /// Presenter mode: the step alone, fitted to the screen, large text.
     pub present: bool,
+    /// `revealed=1`: the step's question is answered (or shown), its reveal state applied.
+    pub revealed: bool,
 }
 
 const STEP: IntSpec = IntSpec {
@@ -454,6 +456,7 @@ impl AppState {
                 source,
                 step: STEP.read(get("step").as_deref(), &mut notices) as usize,
                 present: get("present").is_some_and(|v| v == "1" || v == "true"),
+                revealed: get("revealed").is_some_and(|v| v == "1"),
             }),
             Err(message) => {
                 notices.push("lesson", message);
@@ -483,6 +486,9 @@ impl AppState {
             out.push(("step", lesson.step.to_string()));
             if lesson.present {
                 out.push(("present", "1".to_string()));
+            }
+            if lesson.revealed {
+                out.push(("revealed", "1".to_string()));
             }
         } else {
             out.push(("view", self.view.name().to_string()));

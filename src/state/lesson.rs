@@ -13,6 +13,19 @@
 //!       "try": "Predict what moving d_model does to their wavelength, then move it.",
 //!       "control": "d_model" } ] }
 //! ```
+//!
+//! A step may ask a question before it shows its point (a checkpoint): multiple choice
+//! (`choices`, 2–5, and the right one's number from 1 as `answer`) or a number (`answer` and
+//! `tolerance`). Until it is answered, the step shows its `state` with its panels locked;
+//! answering or "Show me" applies `reveal` (a query with the rules of `state`; the step's
+//! highlights are added unless it has its own `hl_cols`/`hl_pos`) and shows `explain`. The prompt ("try") comes with the reveal.
+//!
+//! ```json
+//! "question": { "ask": "Column 301 of d_model = 512 holds…",
+//!               "choices": ["a sine", "a cosine"], "answer": 2,
+//!               "explain": "301 is odd, so it is a cosine: pair i = 150.",
+//!               "reveal": "seq_len=50&d_model=512&hl_cols=301" }
+//! ```
 
 use super::app::{AppState, Highlight, View, MAX_HIGHLIGHTS, MAX_HIGHLIGHT_INDEX};
 use super::params::shorten;
@@ -27,6 +40,8 @@ pub const MAX_STEPS: usize = 100;
 pub const MAX_TEXT_CHARS: usize = 2_000;
 /// At most this many panels in one step.
 pub const MAX_PANELS: usize = 2;
+/// A multiple-choice question has this many choices, at least and at most.
+pub const CHOICES: std::ops::RangeInclusive<usize> = 2..=5;
 /// The lessons that ship with PE Lab (`lesson=NAME`), each at `lessons/NAME.json`.
 pub const BUILT_IN: [&str; 2] = ["seed", "precision"];
 
@@ -53,12 +68,65 @@ pub struct Step {
     pub try_this: String,
     /// The control the prompt names (a URL parameter of the view), kept in presenter mode.
     pub control: Option<String>,
+    /// A checkpoint asked before the step's point is shown.
+    pub question: Option<Question>,
+}
+
+/// A checkpoint: the question, its answer, the one-sentence explanation shown with the
+/// answer, and the state the panels move to when it is revealed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Question {
+    pub ask: String,
+    pub answer: Answer,
+    pub explain: String,
+    /// The query of the revealed state (with the step's highlights), if it differs.
+    pub reveal: Option<String>,
+}
+
+/// What a question expects.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// One of `choices`; `right` counts from 0.
+    Choice { choices: Vec<String>, right: usize },
+    /// A number within `tolerance` of `value`.
+    Number { value: f64, tolerance: f64 },
+}
+
+impl Answer {
+    /// Whether a given answer is right: a choice's index, or a number.
+    pub fn is_right(&self, given: f64) -> bool {
+        match self {
+            Answer::Choice { right, .. } => given == *right as f64,
+            Answer::Number { value, tolerance } => (given - value).abs() <= *tolerance,
+        }
+    }
+
+    /// The right answer, as said to the student.
+    pub fn said(&self) -> String {
+        match self {
+            Answer::Choice { choices, right } => choices[*right].clone(),
+            Answer::Number { value, tolerance } if *tolerance > 0.0 => {
+                format!("{value} (± {tolerance})")
+            }
+            Answer::Number { value, .. } => value.to_string(),
+        }
+    }
 }
 
 impl Step {
     /// The application state of this step (its view, parameters and highlights).
     pub fn app_state(&self) -> AppState {
-        AppState::from_query(&format!("view={}&{}", self.view.name(), self.state)).0
+        self.state_of(&self.state)
+    }
+
+    /// The state once its question is revealed (the step's own state when there is none).
+    pub fn revealed_state(&self) -> AppState {
+        let reveal = self.question.as_ref().and_then(|q| q.reveal.as_deref());
+        self.state_of(reveal.unwrap_or(&self.state))
+    }
+
+    fn state_of(&self, query: &str) -> AppState {
+        AppState::from_query(&format!("view={}&{query}", self.view.name())).0
     }
 }
 
@@ -88,10 +156,12 @@ fn error(step: Option<usize>, field: &str, message: impl Into<String>) -> Lesson
     }
 }
 
-/// A text field: present, a string, not empty, not too long.
+/// A text field: present, a string, not empty, not too long. `field` is named as the author
+/// wrote it (`question.ask` is the key `ask` of the question).
 fn text_field(json: &Json, step: Option<usize>, field: &str) -> Result<String, LessonError> {
+    let key = field.rsplit('.').next().unwrap_or(field);
     let value = json
-        .get(field)
+        .get(key)
         .ok_or_else(|| error(step, field, "missing"))?
         .as_str()
         .ok_or_else(|| error(step, field, "must be a string"))?
@@ -191,51 +261,16 @@ fn parse_step(json: &Json, n: usize) -> Result<Step, LessonError> {
         }
     }
     let view = view.unwrap_or_default();
-    let mut state = match json.get("state") {
+    let highlights = match json.get("highlight") {
+        Some(h) => highlight_query(h, at)?,
         None => String::new(),
-        Some(Json::String(s)) => s.trim().trim_start_matches('?').to_string(),
-        Some(_) => return Err(error(at, "state", "must be a query string")),
     };
-    if state
-        .split('&')
-        .any(|p| p.split('=').next() == Some("view"))
-    {
-        return Err(error(
-            at,
-            "state",
-            "leave out view=: the panels give the view",
-        ));
-    }
-    if let Some(h) = json.get("highlight") {
-        let highlight = parse_highlight(h, at)?;
-        let mut parts = Vec::new();
-        let join = |v: &[usize]| {
-            v.iter()
-                .map(|c| c.to_string())
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        if !highlight.cols.is_empty() {
-            parts.push(format!("hl_cols={}", join(&highlight.cols)));
-        }
-        if !highlight.positions.is_empty() {
-            parts.push(format!("hl_pos={}", join(&highlight.positions)));
-        }
-        if !parts.is_empty() {
-            if !state.is_empty() {
-                state.push('&');
-            }
-            state.push_str(&parts.join("&"));
-        }
-    }
-    let (app, notices) = AppState::from_query(&format!("view={}&{state}", view.name()));
-    if let Some(first) = notices.items.first() {
-        return Err(error(
-            at,
-            "state",
-            format!("{}: {}", first.param, first.message),
-        ));
-    }
+    let state = state_field(json.get("state"), at, "state", view, &highlights)?.unwrap_or_default();
+    let question = match json.get("question") {
+        None => None,
+        Some(q) => Some(parse_question(q, at, view, &highlights)?),
+    };
+    let (app, _) = AppState::from_query(&format!("view={}&{state}", view.name()));
     let control = match json.get("control") {
         None => None,
         Some(Json::String(name)) => {
@@ -264,7 +299,153 @@ fn parse_step(json: &Json, n: usize) -> Result<Step, LessonError> {
         text,
         try_this,
         control,
+        question,
     })
+}
+
+/// A question (see the module's documentation).
+fn parse_question(
+    json: &Json,
+    at: Option<usize>,
+    view: View,
+    highlights: &str,
+) -> Result<Question, LessonError> {
+    if !matches!(json, Json::Object(_)) {
+        return Err(error(
+            at,
+            "question",
+            "must be an object with “ask”, “answer” and “explain”",
+        ));
+    }
+    let ask = text_field(json, at, "question.ask")?;
+    let explain = text_field(json, at, "question.explain")?;
+    let number = |field: &str| {
+        json.get(field)
+            .and_then(Json::as_f64)
+            .filter(|v| v.is_finite())
+    };
+    let answer = match json.get("choices") {
+        Some(Json::Array(list)) => {
+            if !CHOICES.contains(&list.len()) {
+                return Err(error(
+                    at,
+                    "question.choices",
+                    format!("must hold {} to {} choices", CHOICES.start(), CHOICES.end()),
+                ));
+            }
+            let choices = list
+                .iter()
+                .map(|c| match c.as_str().map(str::trim) {
+                    Some(c) if !c.is_empty() && c.chars().count() <= 200 => Ok(c.to_string()),
+                    _ => Err(error(
+                        at,
+                        "question.choices",
+                        "each choice is a text of 1 to 200 characters",
+                    )),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let right = number("answer")
+                .filter(|a| a.fract() == 0.0 && *a >= 1.0 && *a <= choices.len() as f64)
+                .ok_or_else(|| {
+                    error(
+                        at,
+                        "question.answer",
+                        format!("must be the right choice's number, 1 to {}", choices.len()),
+                    )
+                })?;
+            Answer::Choice {
+                choices,
+                right: right as usize - 1,
+            }
+        }
+        Some(_) => return Err(error(at, "question.choices", "must be a list of texts")),
+        None => Answer::Number {
+            value: number("answer").ok_or_else(|| {
+                error(
+                    at,
+                    "question.answer",
+                    "must be a number (or, with “choices”, the right choice's number)",
+                )
+            })?,
+            tolerance: number("tolerance").filter(|t| *t >= 0.0).ok_or_else(|| {
+                error(
+                    at,
+                    "question.tolerance",
+                    "must be a number from 0: how far from the answer still counts as right",
+                )
+            })?,
+        },
+    };
+    let reveal = state_field(json.get("reveal"), at, "question.reveal", view, highlights)?;
+    Ok(Question {
+        ask,
+        answer,
+        explain,
+        reveal,
+    })
+}
+
+/// A state query (`state`, `question.reveal`): checked as the URL parser would read it, with
+/// the step's highlights added unless it names its own. `None` when the field is absent.
+fn state_field(
+    json: Option<&Json>,
+    at: Option<usize>,
+    field: &str,
+    view: View,
+    highlights: &str,
+) -> Result<Option<String>, LessonError> {
+    let mut state = match json {
+        None => return Ok(None),
+        Some(Json::String(s)) => s.trim().trim_start_matches('?').to_string(),
+        Some(_) => return Err(error(at, field, "must be a query string")),
+    };
+    if state
+        .split('&')
+        .any(|p| p.split('=').next() == Some("view"))
+    {
+        return Err(error(
+            at,
+            field,
+            "leave out view=: the panels give the view",
+        ));
+    }
+    let own = state
+        .split('&')
+        .any(|p| p.starts_with("hl_cols=") || p.starts_with("hl_pos="));
+    if !highlights.is_empty() && !own {
+        if !state.is_empty() {
+            state.push('&');
+        }
+        state.push_str(highlights);
+    }
+    let (_, notices) = AppState::from_query(&format!("view={}&{state}", view.name()));
+    if let Some(first) = notices.items.first() {
+        return Err(error(
+            at,
+            field,
+            format!("{}: {}", first.param, first.message),
+        ));
+    }
+    Ok(Some(state))
+}
+
+/// The step's highlights as a query (`hl_cols=…&hl_pos=…`).
+fn highlight_query(h: &Json, at: Option<usize>) -> Result<String, LessonError> {
+    let highlight = parse_highlight(h, at)?;
+    let join = |v: &[usize]| {
+        v.iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let mut parts = Vec::new();
+    if !highlight.cols.is_empty() {
+        parts.push(format!("hl_cols={}", join(&highlight.cols)));
+    }
+    if !highlight.positions.is_empty() {
+        parts.push(format!("hl_pos={}", join(&highlight.positions)));
+    }
+    Ok(parts.join("&"))
 }
 
 fn parse_highlight(json: &Json, at: Option<usize>) -> Result<Highlight, LessonError> {
@@ -304,10 +485,10 @@ fn parse_highlight(json: &Json, at: Option<usize>) -> Result<Highlight, LessonEr
 }
 
 /// Where a lesson comes from: a built-in name, or a `.json` path relative to the page (same
-/// origin only). `None` (with the reason) for anything else.
+/// origin only); empty for the list of built-in lessons. The reason for anything else.
 pub fn lesson_source(raw: &str) -> Result<String, String> {
     let raw = raw.trim();
-    if BUILT_IN.contains(&raw) {
+    if raw.is_empty() || BUILT_IN.contains(&raw) {
         return Ok(raw.to_string());
     }
     let path_ok = raw.len() <= 200

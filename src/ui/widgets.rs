@@ -269,12 +269,11 @@ pub fn Choice(
 #[derive(Clone, Debug)]
 pub struct LessonPanels(pub Vec<&'static str>);
 
-/// Charts for presenter mode: text and lines scaled up, a taller minimum height (provided as
-/// an `Option` by the lesson frame: `Some` in presenter mode).
+/// Charts for presenter mode: text and lines scaled up (provided as an `Option` by the lesson
+/// frame: `Some` in presenter mode). Their height there is the lesson's CSS: what fits.
 #[derive(Clone, Copy, Debug)]
 pub struct ChartPresentation {
     pub text_scale: f64,
-    pub min_height: f64,
 }
 
 /// Whether a panel is shown (`panel=ID` shows one; a lesson step shows its own).
@@ -734,7 +733,6 @@ fn chart_canvas(chart: Chart) -> AnyView {
     } = chart;
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let presentation = use_context::<Option<ChartPresentation>>().flatten();
-    let height = presentation.map_or(height, |p| height.max(p.min_height));
     let text_scale = presentation.map_or(1.0, |p| p.text_scale);
     let rect = StoredValue::new(PlotRect::default());
     let frame_cache = StoredValue::new_local(None);
@@ -744,11 +742,13 @@ fn chart_canvas(chart: Chart) -> AnyView {
     let painted = RwSignal::new((PlotRect::default(), 0u32, 0u32));
     // The canvas's laid-out width, from a ResizeObserver: a chart built before it is in the
     // page (a view loaded on demand) or resized by the layout repaints at its real width.
-    let laid_out_width = RwSignal::new(0.0f64);
+    // Its height too: the chart's own, unless a stylesheet sizes it (presenter mode fits it to
+    // the screen).
+    let laid_out = RwSignal::new((0.0f64, 0.0f64));
     // Painted in animation frames, on screen first (see `schedule`).
     let slot = Slot::register();
     node_ref.on_load(move |canvas| {
-        observe_width(&canvas, laid_out_width);
+        observe_size(&canvas, laid_out);
         let _ = canvas.set_attribute("data-chart", &slot.id().to_string());
         schedule::observe_on_screen(&canvas, slot);
     });
@@ -776,7 +776,7 @@ fn chart_canvas(chart: Chart) -> AnyView {
         }
         let dark = ctx.dark.get();
         ctx.layout_tick.track();
-        let observed = laid_out_width.get();
+        let (observed, observed_h) = laid_out.get();
         let Some(canvas) = node_ref.get() else {
             slot.painted(1, 0.0);
             return;
@@ -790,7 +790,8 @@ fn chart_canvas(chart: Chart) -> AnyView {
         }
         .max(200.0);
         let w = (css_w * dpr).min(MAX_CANVAS_PX).round() as u32;
-        let h = (height * dpr).min(MAX_CANVAS_PX).round() as u32;
+        let css_h = if observed_h > 0.0 { observed_h } else { height };
+        let h = (css_h * dpr).min(MAX_CANVAS_PX).round() as u32;
         if canvas.width() != w {
             canvas.set_width(w);
         }
@@ -904,8 +905,9 @@ fn chart_canvas(chart: Chart) -> AnyView {
     .into_any()
 }
 
-/// Keeps `width` equal to the element's laid-out CSS width; stops when the component goes.
-fn observe_width(element: &web_sys::HtmlCanvasElement, width: RwSignal<f64>) {
+/// Keeps `size` equal to the element's laid-out CSS width and height; stops when the component
+/// goes.
+fn observe_size(element: &web_sys::HtmlCanvasElement, size: RwSignal<(f64, f64)>) {
     use wasm_bindgen::JsCast;
     let callback = wasm_bindgen::closure::Closure::<dyn Fn(js_sys::Array)>::new(
         move |entries: js_sys::Array| {
@@ -916,10 +918,11 @@ fn observe_width(element: &web_sys::HtmlCanvasElement, width: RwSignal<f64>) {
             else {
                 return;
             };
-            let w = entry.content_rect().width().round();
+            let rect = entry.content_rect();
+            let new = (rect.width().round(), rect.height().round());
             // `try_`: a late notification after the chart is gone does nothing.
-            if w > 0.0 && width.try_get_untracked().is_some_and(|old| old != w) {
-                width.try_set(w);
+            if new.0 > 0.0 && size.try_get_untracked().is_some_and(|old| old != new) {
+                size.try_set(new);
             }
         },
     );

@@ -25,6 +25,7 @@ fn positions(pe: DemoEncoding) -> Positions {
 pub fn AttentionView() -> impl IntoView {
     view! {
         <div class="view view-attention">
+            <style>{ATTENTION_CSS}</style>
             <div class="view-intro">
                 <p>{crate::captions::ATTENTION_INTRO}</p>
             </div>
@@ -262,3 +263,18 @@ fn PermutationPanel() -> impl IntoView {
     }
     .into_any()
 }
+
+/// This view's styles, fetched with its code (the first page does not carry them).
+const ATTENTION_CSS: &str = r#"
+.chips { display: flex; flex-wrap: wrap; gap: 8px; list-style: none; padding: 0; margin: 0; }
+.chip { display: inline-flex; align-items: center; gap: 4px; padding: 4px 6px; border: 1px solid var(--border); border-radius: 999px; background: var(--bg); cursor: grab; font-size: 1.1rem; }
+.chip span { padding: 0 4px; font-weight: 600; }
+.chip .nudge { padding: 0 6px; border-radius: 999px; }
+.side-by-side { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 420px), 1fr)); gap: 16px; margin: 12px 0; }
+.demo-table { border-collapse: collapse; font-size: 0.9rem; font-variant-numeric: tabular-nums; width: 100%; }
+.demo-table caption { font-weight: 600; text-align: left; padding-bottom: 4px; }
+.demo-table th, .demo-table td { border-bottom: 1px solid var(--border); padding: 3px 8px; text-align: left; }
+.demo-table tr.order-visible td:last-child { color: var(--ok); font-weight: 600; }
+.demo-table tr.order-invisible td:last-child { color: var(--bad); font-weight: 600; }
+.demo-table .vec { font-family: ui-monospace, monospace; font-size: 0.85rem; }
+"#;

@@ -27,6 +27,7 @@ const ALIBI_HEADS: usize = 8;
 pub fn CompareView() -> impl IntoView {
     view! {
         <div class="view view-compare">
+            <style>{COMPARE_CSS}</style>
             <div class="view-intro">
                 <p>{crate::captions::COMPARE_INTRO}</p>
             </div>
@@ -217,3 +218,10 @@ fn SimilarityPanel() -> impl IntoView {
     }
     .into_any()
 }
+
+/// This view's styles, fetched with its code (the first page does not carry them).
+const COMPARE_CSS: &str = r#"
+.view-compare .table-wrap { max-height: none; }
+.compare-table { border-collapse: collapse; font-size: 0.92rem; width: 100%; }
+.compare-table th, .compare-table td { border-bottom: 1px solid var(--border); padding: 6px 10px; text-align: left; vertical-align: top; }
+"#;

@@ -165,6 +165,7 @@ pub fn LearnedView() -> impl IntoView {
     };
     view! {
         <div class="view view-learned">
+            <style>{LEARNED_CSS}</style>
             <div class="view-intro">
                 <p>{crate::captions::LEARNED_INTRO}</p>
             </div>
@@ -666,3 +667,10 @@ fn OffsetPanel(m: LearnedMemos) -> impl IntoView {
     }
     .into_any()
 }
+
+/// This view's styles, fetched with its code (the first page does not carry them).
+const LEARNED_CSS: &str = r#"
+.wall-notice:empty { display: none; }
+.wall-notice { background: var(--notice); border: 1px solid var(--notice-border); border-radius: 8px; padding: 8px 12px; font-weight: 600; }
+.provenance { color: var(--muted); font-size: 0.85rem; }
+"#;

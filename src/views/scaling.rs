@@ -76,6 +76,7 @@ pub fn ScalingView() -> impl IntoView {
     };
     view! {
         <div class="view view-scaling">
+            <style>{SCALING_CSS}</style>
             <div class="view-intro">
                 <p>{crate::captions::SCALING_INTRO}</p>
             </div>
@@ -671,3 +672,13 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
     }
     .into_any()
 }
+
+/// This view's styles, fetched with its code (the first page does not carry them).
+const SCALING_CSS: &str = r#"
+.method-group { grid-column: 1 / -1; display: grid; grid-template-columns: repeat(auto-fit, minmax(240px, 1fr)); gap: 8px 24px; border: 1px solid var(--border); border-radius: 6px; margin: 0; padding: 4px 12px 8px; }
+.method-group legend { font-weight: 600; padding: 0 4px; }
+.method-errors { color: var(--focus); margin: 0 0 8px; }
+.method-errors:empty { display: none; }
+.method-summary { font-size: 0.9rem; border-collapse: collapse; margin: 8px 0; }
+.method-summary th { text-align: right; padding-right: 12px; font-weight: 600; }
+"#;
