@@ -196,7 +196,7 @@ fn step_view(n: usize, step: Step, present: bool, revealed: Memo<bool>) -> AnyVi
     // Presenter mode keeps only the control the step names.
     // Presenter mode keeps only the control the step names (none when it names none).
     let keep = Some(match &step.control {
-        Some(c) => format!(".lesson.present .controls > [data-control]:not([data-control=\"{c}\"]), .lesson.present .controls > .method-group:not(:has([data-control=\"{c}\"])), .lesson.present .controls:not(:has([data-control=\"{c}\"])), .lesson.present .panel [data-control]:not([data-control=\"{c}\"]) {{ display: none; }}"),
+        Some(c) => format!(".lesson.present .controls > [data-control]:not([data-control=\"{c}\"]), .lesson.present .controls > .method-group:not(:has([data-control=\"{c}\"])), .lesson.present .controls:not(:has([data-control=\"{c}\"])), .lesson.present :is(.panel, .method-group) [data-control]:not([data-control=\"{c}\"]) {{ display: none; }}"),
         None => ".lesson.present .controls, .lesson.present .panel [data-control] { display: none; }".to_string(),
     });
     let view = step.view;
@@ -501,8 +501,12 @@ const LESSON_CSS: &str = r#"
 .lesson.present .lesson-text { margin: 0 0 8px; }
 .lesson.present .choices { flex-direction: column; align-items: stretch; }
 .lesson.present .choice { padding: 6px 12px; }
-.lesson.present :is(.lesson-panels, .view, .view-body) { display: flex; flex-direction: column; min-height: 0; }
-.lesson.present :is(.view, .view-body, .panels) { flex: 1 1 0; }
+.lesson.present :is(.lesson-panels, .view, .view-body, .view-main) { display: flex; flex-direction: column; min-height: 0; }
+.lesson.present :is(.view, .view-body, .view-main, .panels) { flex: 1 1 0; }
+.lesson.present .view-body { align-items: stretch; }
+.lesson.present .controls { flex: none; }
+.lesson.present :is(.method-summary, .method-group > legend, .sampling-note) { display: none; }
+.lesson.present .controls > .presets { display: none; }
 .lesson.present .panels { min-height: 0; grid-template-columns: repeat(auto-fit, minmax(0, 1fr)); padding-bottom: 8px; }
 .lesson.present .panel { content-visibility: visible; display: flex; flex-direction: column; min-height: 0; padding: 8px 12px; }
 .lesson.present .chart-wrap { flex: 1 1 0; min-height: 160px; }
