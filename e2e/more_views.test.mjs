@@ -182,7 +182,7 @@ test('compare: the table lists five schemes and the similarity CSV equals the fo
   await slide(page, '#ctl-k_max', 50);
   await settle(page);
   const { names, rows } = await csvOf(page, 'compare-similarity');
-  assert.deepEqual(names, ['k', 'sinusoidal', 'rope', 'alibi']);
+  assert.deepEqual(names, ['offset', 'sinusoidal', 'rope', 'alibi']);
   const omega = Array.from({ length: 64 }, (_, i) => 10000 ** (-(2 * i) / 128));
   for (const k of [0, 1, 7, 50]) {
     const want = omega.reduce((a, w) => a + Math.cos(k * w), 0) / 64;
@@ -193,7 +193,7 @@ test('compare: the table lists five schemes and the similarity CSV equals the fo
   await page.getByRole('button', { name: 'Load it' }).click();
   await page.waitForFunction(() => !document.querySelector('[data-panel="compare-similarity"] .readout'));
   const withLearned = await csvOf(page, 'compare-similarity');
-  assert.deepEqual(withLearned.names, ['k', 'sinusoidal', 'rope', 'alibi', 'learned_minilm']);
+  assert.deepEqual(withLearned.names, ['offset', 'sinusoidal', 'rope', 'alibi', 'learned_minilm']);
   assert.ok(Math.abs(withLearned.rows[1][4] - 0.851) < 1e-3, 'MiniLM mean cosine at offset 1');
   // A scheme's name opens its view.
   await page.getByRole('button', { name: 'ALiBi bias' }).click();

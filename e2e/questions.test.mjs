@@ -15,7 +15,6 @@ const SEED = LESSONS.seed;
 /** The 1-based number of the seed step titled `title`. */
 const stepTitled = (title) => SEED.steps.findIndex((s) => s.title === title) + 1;
 const MATRIX = stepTitled('The encoding is a matrix');
-const PAIRS = stepTitled('The pair index i');
 
 /** Waits until step `n` of the open lesson shows its question (or its panels) painted. */
 async function atStep(page, n) {
@@ -116,23 +115,23 @@ test('digits choose and Enter checks; a number question takes a typed answer', a
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.querySelector('[data-question]').dataset.revealed === 'true');
   assert.equal(await page.locator('.verdict').innerText(), 'The right answer is marked ✓.');
-  // A number: typed, then Enter.
-  const n = SEED.steps[PAIRS - 1].question;
-  await page.goto(`${app.server.url}?lesson=seed&step=${PAIRS}`);
-  await atStep(page, PAIRS);
+  // A number, in the precision lesson (what bfloat16 stores for 257): typed, then Enter.
+  const n = LESSONS.precision.steps[0].question;
+  await page.goto(`${app.server.url}?lesson=precision&step=1`);
+  await atStep(page, 1);
   const field = page.locator('[data-question] input[type=number]');
   await field.fill(String(n.answer));
   await field.press('Enter');
   await page.waitForFunction(() => document.querySelector('[data-question]').dataset.revealed === 'true');
   assert.equal(await page.locator('.verdict').innerText(), `Right: ${n.answer}.`);
-  await page.waitForFunction(() => document.querySelector('[data-control="d_model"] input.num')?.value === '10');
-  // Wrong, in the precision lesson: what bfloat16 stores for 257 is not 258.
+  await page.waitForFunction(() => document.querySelector('[data-control="pos"] input.num')?.value === '257');
+  // Wrong: 258.
   await page.goto(`${app.server.url}?lesson=precision&step=1`);
   await atStep(page, 1);
   await page.locator('[data-question] input[type=number]').fill('258');
   await page.getByRole('button', { name: 'Check' }).click();
   await page.waitForFunction(() => document.querySelector('[data-question]').dataset.revealed === 'true');
-  assert.equal(await page.locator('.verdict').innerText(), `Not quite: the answer is ${LESSONS.precision.steps[0].question.answer}.`);
+  assert.equal(await page.locator('.verdict').innerText(), `Not quite: the answer is ${n.answer}.`);
   assert.deepEqual(errors, []);
   await context.close();
 });

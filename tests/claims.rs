@@ -250,7 +250,7 @@ const SEED_PAIR: &str = "lesson:seed/The pair index i";
 const SEED_SHARE: &str = "lesson:seed/A pair shares one frequency";
 const SEED_LOOP: &str = "lesson:seed/The same matrix, column by column";
 const SEED_FAST: &str = "lesson:seed/Fast columns and slow columns";
-const SEED_SIMILARITY: &str = "lesson:seed/Similarity depends only on the offset";
+const SEED_SIMILARITY: &str = "lesson:seed/How similar are two positions?";
 const SEED_WHY_COS: &str = "lesson:seed/Why sin and cos";
 const SEED_ANY_LENGTH: &str = "lesson:seed/Fixed, with no parameters, at any length";
 const SEED_WALL: &str = "lesson:seed/Learned positions stop at a wall";
@@ -306,6 +306,21 @@ fn check_col301() {
     );
 }
 
+fn check_col10() {
+    assert_eq!(
+        column_role(10, 11, Layout::Interleaved),
+        (5, ColumnKind::Sin)
+    );
+    assert_eq!(pair_count(11), 6);
+    assert_ne!(
+        column_role(10, 11, Layout::Interleaved),
+        (4, ColumnKind::Cos)
+    );
+    let (q, revealed) = question("seed", "The pair index i");
+    assert_eq!(right_choice(&q), "The sine of pair 5, with no cosine");
+    assert_eq!(revealed.sinusoidal.d_model, 11);
+}
+
 fn check_equal_dots() {
     let p = pe(128);
     let dot = |a: usize, b: usize| {
@@ -318,7 +333,7 @@ fn check_equal_dots() {
     let pairs = 64;
     let formula: f64 = (0..pairs).map(|i| (10.0 * p.omegas[i]).cos()).sum();
     assert!(close(dot(10, 20), formula, 1e-9));
-    let (q, revealed) = question("seed", "Similarity depends only on the offset");
+    let (q, revealed) = question("seed", "How similar are two positions?");
     assert_eq!(right_choice(&q), "They are equal");
     assert_eq!(revealed.sinusoidal.p0, 10);
     const { assert!(pe_lab::state::app::P0.max >= 110) };
@@ -332,7 +347,11 @@ fn claims() -> Vec<Claim> {
         }),
         claim(SEED_MATRIX, "The text grows from 50 to 100 positions. Do rows 0 to 49 of PE change?", check_rows_stay),
         claim(SEED_MATRIX, "Only the last rows before 50 change", check_rows_stay),
-        claim(SEED_MATRIX, "rows 0 to 49 stay the same and rows 50 to 99 are added below them", check_rows_stay),
+        claim(SEED_MATRIX, "row pos depends on pos, d_model and base, not on seq_len, so rows 0 to 49 stay and rows 50 to 99 are added below", check_rows_stay),
+        claim(SEED_MATRIX, "watch the outlined row 10", || {
+            assert_eq!(step_state("seed", "The encoding is a matrix").highlight.positions, vec![10]);
+            check_rows_stay();
+        }),
         claim(SEED_SIN_COS, "Column 2i holds sin(pos / 10000^(2i/d_model)), column 2i + 1 the cosine", check_formula),
         claim(SEED_SIN_COS, "With d_model = 8 the sine columns are 0, 2, 4 and 6", || {
             let sines: Vec<usize> = (0..8).filter(|&c| column_role(c, 8, Layout::Interleaved).1 == ColumnKind::Sin).collect();
@@ -346,24 +365,18 @@ fn claims() -> Vec<Claim> {
         claim(SEED_COLUMNS, "The cosine of pair 150", check_col301),
         claim(SEED_COLUMNS, "The sine of pair 301", check_col301),
         claim(SEED_COLUMNS, "The cosine of pair 300", check_col301),
-        claim(SEED_COLUMNS, "the outlined column 301", check_col301),
-        claim(SEED_COLUMNS, "301 is odd, so it is 2i + 1 with i = 150: the cosine of pair 150, whose wavelength is 2π·10000^(300/512) ≈ 1387 positions", || {
-            check_col301();
-            assert!(close(pe(512).wavelength(150), TAU * 10000f64.powf(300.0 / 512.0), 1e-9));
-            assert_eq!(pe(512).wavelength(150).round(), 1387.0);
-        }),
+        claim(SEED_COLUMNS, "Hover near the outlined column 301 until the readout says col 301", check_col301),
+        claim(SEED_COLUMNS, "301 is odd, so it is column 2i + 1 with i = (301 − 1)/2 = 150: the cosine of pair 150, whose sine is in column 300", check_col301),
         claim(SEED_PAIR, "pair i fills columns 2i and 2i + 1", check_formula),
         claim(SEED_PAIR, "With d_model = 8 there are 4 pairs, i = 0 to 3", || assert_eq!(pair_count(8), 4)),
-        claim(SEED_PAIR, "How many pairs does d_model = 10 have?", || {
-            let (q, revealed) = question("seed", "The pair index i");
-            assert_eq!(q.answer, Answer::Number { value: pair_count(10) as f64, tolerance: 0.0 });
-            assert_eq!(revealed.sinusoidal.d_model, 10);
-        }),
-        claim(SEED_PAIR, "10 columns make 5 (sin, cos) pairs, i = 0 to 4", || assert_eq!(pair_count(10), 5)),
-        claim(SEED_PAIR, "Set d_model to 11: how many pairs now, and what fills the last column?", || {
-            // The answer to see: 6 pairs, the last column a sine alone.
-            assert_eq!(pair_count(11), 6);
-            assert_eq!(column_role(10, 11, Layout::Interleaved), (5, ColumnKind::Sin));
+        claim(SEED_PAIR, "With d_model = 11, what does the last column, column 10, hold?", check_col10),
+        claim(SEED_PAIR, "The sine of pair 5, with no cosine", check_col10),
+        claim(SEED_PAIR, "The cosine of pair 4", check_col10),
+        claim(SEED_PAIR, "The sine of pair 10", check_col10),
+        claim(SEED_PAIR, "Column 10 is even, so it is 2i with i = 5, and its partner 2i + 1 = 11 does not exist: pair 5 has a sine only", check_col10),
+        claim(SEED_PAIR, "Set d_model to 12: which column does pair 5's cosine take?", || {
+            // The answer to see: column 11.
+            assert_eq!(column_role(11, 12, Layout::Interleaved), (5, ColumnKind::Cos));
         }),
         claim(SEED_SHARE, "Columns 4 and 5 are pair 2: the sine and cosine of one angle, pos·ω_2", || {
             assert_eq!(column_role(4, 20, Layout::Interleaved), (2, ColumnKind::Sin));
@@ -392,7 +405,7 @@ fn claims() -> Vec<Claim> {
         }),
         claim(SEED_FAST, "λ_i = 2π/ω_i", check_wavelength),
         claim(SEED_SIMILARITY, "d_model/2 = 64", || {
-            let s = step_state("seed", "Similarity depends only on the offset").sinusoidal;
+            let s = step_state("seed", "How similar are two positions?").sinusoidal;
             assert_eq!(s.d_model, 128);
             let sim = PositionSimilarity::new(&pe(128));
             assert!(close(sim.dot(64, 64), 64.0, 1e-12));
@@ -400,7 +413,7 @@ fn claims() -> Vec<Claim> {
         claim(SEED_SIMILARITY, "PE[10]·PE[20]", check_equal_dots),
         claim(SEED_SIMILARITY, "PE[100]·PE[110]", check_equal_dots),
         claim(SEED_SIMILARITY, "Σ_i cos((pos − p0)·ω_i) depends only on the offset pos − p0, which is 10 for both", check_equal_dots),
-        claim(SEED_SIMILARITY, "Move p0 from 10 to 100 and read the value 10 positions to its right", check_equal_dots),
+        claim(SEED_SIMILARITY, "Move p0 from 10 to 100: does the curve change shape around its peak, or only slide along?", check_equal_dots),
         claim(SEED_WHY_COS, "‖PE[pos]‖² = d_model/2", || {
             let p = pe(16);
             let mut row = vec![0.0; 16];
@@ -417,9 +430,13 @@ fn claims() -> Vec<Claim> {
             assert!(residual(15) > 0.1, "the lone sine must break the map: {}", residual(15));
             assert!(residual(16) < 1e-9);
         }),
-        claim(SEED_ANY_LENGTH, "at 8192 positions", || {
-            assert_eq!(pe_lab::state::app::SEQ_LEN.max, 8192);
-            assert!(pe(128).value(8191, 0).is_finite());
+        claim(SEED_ANY_LENGTH, "change colour over 2048 positions", || {
+            // The answer to see: barely. The slowest pair turns through under a quarter radian.
+            let s = step_state("seed", "Fixed, with no parameters, at any length").sinusoidal;
+            assert_eq!((s.seq_len, s.d_model), (2048, 128));
+            let slowest = pe(128).omegas[63];
+            assert!(2047.0 * slowest < 0.25, "{}", 2047.0 * slowest);
+            assert!(pe(128).value(2047, 126).abs() < 0.25 && pe(128).value(2047, 127) > 0.96);
         }),
         claim(SEED_WALL, "all-MiniLM-L6-v2 has one 384-dimensional vector for each of 512 positions. Past position 511", || {
             let t = minilm();
@@ -499,6 +516,17 @@ fn claims() -> Vec<Claim> {
             assert!(ys.iter().all(|v| v.abs() < 6.0), "the average stays near zero (|score| ≤ 128 at Δ = 0 for q = k = 1)");
         }),
         claim(SEED_NTK, "base·s^(D/(D−2))", check_ntk_base),
+        claim(SEED_NTK, "Predict which changes pair 32 more, NTK or position interpolation, then compare their curves at pair 32", || {
+            // The answer to see: position interpolation divides ω_32 by 16, NTK by about 4.1.
+            let s = step_state("seed", "NTK-aware scaling raises the base").scaling;
+            assert_eq!(s.methods, vec![Method::None, Method::Linear, Method::Ntk]);
+            let p = ScalingParams { factor: 16.0, ..ScalingParams::default() };
+            let base = base_inv_freq(10000.0, 128);
+            let ntk = scale(Method::Ntk, 10000.0, 128, &p).unwrap();
+            let pi = scale(Method::Linear, 10000.0, 128, &p).unwrap();
+            let (by_ntk, by_pi) = (base[32] / ntk.inv_freq[32], base[32] / pi.inv_freq[32]);
+            assert!((by_ntk - 4.09).abs() < 0.01 && close(by_pi, 16.0, 1e-12), "{by_ntk} {by_pi}");
+        }),
         claim(SEED_ALPHA, "α² ≈ 1.63", || assert!((yarn(16.0).attention.powi(2) - 1.63).abs() < 0.005)),
         claim(SEED_ALPHA, "α = 0.1·ln s + 1, about 1.28 at s = 16", || {
             assert!(close(yarn(16.0).attention, 0.1 * 16f64.ln() + 1.0, 1e-12));
@@ -511,12 +539,14 @@ fn claims() -> Vec<Claim> {
             let ones = vec![1.0; 128];
             assert!(close(r.score(&ones, &ones, 5.0, 5.0), 128.0 * y.attention * y.attention, 1e-9));
         }),
-        claim(SEED_LONGROPE, "the long factors simply rise from 1 to s", || {
+        claim(SEED_LONGROPE, "Here the long rise from 1 to s; the short are 1", || {
             let s = step_state("seed", "LongRoPE searches a factor for every pair").scaling;
             assert!(s.long_factor.is_none(), "the illustrative lists are shown");
             let (_, long) = pe_lab::state::rope::illustrative_longrope(64, 16.0);
             assert!(close(long[0], 1.0, 1e-15) && close(long[63], 16.0, 1e-12));
             assert!(long.windows(2).all(|w| w[1] > w[0]));
+            let (short, _) = pe_lab::state::rope::illustrative_longrope(64, 16.0);
+            assert!(short.iter().all(|&f| f == 1.0));
         }),
         claim(SEED_LONGROPE, "below 4096", || {
             // Inside L₀ the short factors apply (all 1 here): the original frequencies.
@@ -525,7 +555,10 @@ fn claims() -> Vec<Claim> {
         }),
         // ---- The precision lesson ----
         claim(P_BF16, "past 256", check_bf16_256),
-        claim(P_BF16, "bfloat16 keeps 8 significant bits: whole numbers up to 256 are exact. Past 256", || {
+        claim(P_BF16, "bfloat16 keeps 8 significant bits: whole numbers up to 256 are exact. Past 256 only even numbers are stored; a tie goes to the one whose last stored bit is 0", || {
+            // Round to nearest, ties to even: 257 and 259 are ties between stored neighbours.
+            assert_eq!((stored(Path::Bf16Cache, 257), stored(Path::Bf16Cache, 259)), (256.0, 260.0));
+            assert_eq!(half::bf16::from_f32(260.0).to_bits() & 1, 0);
             check_bf16_256();
             assert_eq!(half::bf16::MANTISSA_DIGITS, 8);
         }),
@@ -533,13 +566,15 @@ fn claims() -> Vec<Claim> {
             let (q, _) = question("precision", "bfloat16 cannot count past 256");
             assert_eq!(q.answer, Answer::Number { value: stored(Path::Bf16Cache, 257), tolerance: 0.0 });
         }),
-        claim(P_BF16, "256: past 256 bfloat16 stores only every other whole number, and 257 lies halfway between 256 and 258; ties go to the one whose last stored bit is 0, here 256", || {
+        claim(P_BF16, "256: 257 lies halfway between the stored 256 = 2·128 and 258 = 2·129, and the tie goes to the even mantissa, 128, whose last stored bit is 0", || {
             assert_eq!(stored(Path::Bf16Cache, 257), 256.0);
             assert_eq!(stored(Path::Bf16Cache, 258), 258.0);
             assert!((257..512).all(|p| stored(Path::Bf16Cache, p) % 2.0 == 0.0));
-            // 256 = 1.0000000·2⁸ (last bit 0), 258 = 1.0000001·2⁸ (last bit 1).
+            // 256 = 1.0000000·2⁸ (last stored bit 0), 258 = 1.0000001·2⁸ (last bit 1).
             assert_eq!(half::bf16::from_f32(256.0).to_bits() & 1, 0);
             assert_eq!(half::bf16::from_f32(258.0).to_bits() & 1, 1);
+            let (_, revealed) = question("precision", "bfloat16 cannot count past 256");
+            assert_eq!(revealed.precision.pos, 257);
         }),
         claim(P_BF16, "among the first 4096, then move Position to 4096", || {
             // The revealed answer: 769 stored values (4095 itself rounds up to 4096).
@@ -996,7 +1031,7 @@ const DEFINED_AT: &[(&str, &str, &str, &str)] = &[
     (
         "p0",
         "seed",
-        "Similarity depends only on the offset",
+        "How similar are two positions?",
         "PE[p0]·PE[pos]",
     ),
     (

@@ -190,7 +190,7 @@ fn SimilarityPanel() -> impl IntoView {
         let text = curves.with_untracked(|cs| {
             let n = k_max.get_untracked() + 1;
             let x: Vec<f64> = (0..n).map(|k| k as f64).collect();
-            let mut names = vec!["k".to_string()];
+            let mut names = vec!["offset".to_string()];
             let keys = ["sinusoidal", "rope", "alibi", "learned_minilm"];
             names.extend(keys.iter().take(cs.len()).map(|s| s.to_string()));
             let mut refs: Vec<&[f64]> = vec![&x];

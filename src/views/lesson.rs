@@ -469,6 +469,8 @@ const LESSON_CSS: &str = r#"
 .lesson-error { background: var(--notice); border: 1px solid var(--notice-border); border-radius: 8px; padding: 8px 16px; }
 .lesson-panels[inert] { opacity: 0.75; }
 .lesson-panels[inert] .controls { filter: grayscale(1); }
+/* A panel's caption may state the answer: shown with the reveal. */
+.lesson-panels[inert] .about { display: none; }
 .question { border: 2px solid var(--accent); border-radius: 8px; padding: 8px 14px; margin: 12px 0; background: var(--panel); }
 .question-ask { font-size: 1.125rem; margin: 4px 0 10px; }
 .choices { display: flex; flex-wrap: wrap; gap: 8px; }

@@ -365,7 +365,7 @@ fn RotationPanel(m: RopeMemos) -> impl IntoView {
             ];
             let refs: Vec<&[f64]> = cols.iter().map(Vec::as_slice).collect();
             csv::columns_csv(
-                &["pair", "theta_j", "angle_rad", "q_x_rotated", "q_y_rotated"],
+                &["pair", "omega_i", "angle_rad", "q_x_rotated", "q_y_rotated"],
                 &refs,
             )
         });
@@ -887,7 +887,7 @@ fn WavelengthPanel(m: RopeMemos) -> impl IntoView {
     let csv_cb = Callback::new(move |_| {
         let text = data.with_untracked(|(inv, wl)| {
             let j: Vec<f64> = (0..inv.len()).map(|j| j as f64).collect();
-            csv::columns_csv(&["pair", "theta_j", "wavelength"], &[&j, inv, wl])
+            csv::columns_csv(&["pair", "omega_i", "wavelength"], &[&j, inv, wl])
         });
         export::csv_text(text, "rope-wavelength.csv");
     });

@@ -767,7 +767,7 @@ fn SimilarityPanel(
             let ys: Vec<f64> = (0..g.len())
                 .map(|p| g[p.abs_diff(p0)] + s.lone_term(p0, p))
                 .collect();
-            csv::columns_csv(&["p".to_string(), format!("dot_p0_{p0}")], &[&x, &ys])
+            csv::columns_csv(&["pos".to_string(), format!("dot_p0_{p0}")], &[&x, &ys])
         });
         export::csv_text(text, &format!("pe-similarity_curve_p0_{p0}.csv"));
     });
