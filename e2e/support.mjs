@@ -17,6 +17,7 @@ const TYPES = {
   '.f16': 'application/octet-stream',
   '.json': 'application/json',
   '.png': 'image/png',
+  '.webmanifest': 'application/manifest+json',
 };
 
 /** Serves `root` on 127.0.0.1 at a free port, under `prefix` ("/" or "/course/pe-lab/"). */
@@ -69,8 +70,10 @@ export async function launch() {
  * Opens a page that records console errors, page errors and every request.
  * Resolves when the app has painted at least one chart.
  */
-export async function openApp(browser, url, { viewport = { width: 1280, height: 900 }, colorScheme = 'light', deviceScaleFactor = 1 } = {}) {
-  const context = await browser.newContext({ viewport, colorScheme, deviceScaleFactor, acceptDownloads: true });
+// The service worker is blocked unless asked for (`serviceWorkers: 'allow'`): specs that route
+// or count requests see every one of them (a worker's own fetches bypass page.route).
+export async function openApp(browser, url, { viewport = { width: 1280, height: 900 }, colorScheme = 'light', deviceScaleFactor = 1, serviceWorkers = 'block' } = {}) {
+  const context = await browser.newContext({ viewport, colorScheme, deviceScaleFactor, acceptDownloads: true, serviceWorkers });
   const page = await context.newPage();
   const errors = [];
   const requests = [];

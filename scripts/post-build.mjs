@@ -11,6 +11,7 @@
 //    (trunk's own minifier cannot parse it) and of the CSS.
 // 3. Content-hashed names for the chunks and their loader, so a browser never pairs a cached
 //    chunk with a newer main module; Subresource Integrity hashes recomputed for what changed.
+// 4. Release builds only: the service worker (assets/sw.js) stamped with a hash of the build.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -101,5 +102,39 @@ for (const name of fs.readdirSync(dir).filter((f) => release && f.endsWith('.css
     .trim();
   replaceStaged(name, css);
 }
+// The page's comments are for its readers, not its visitors (release).
+if (release) html = html.replace(/<!--[\s\S]*?-->\s*/g, '');
 fs.writeFileSync(htmlPath, html);
 fs.rmSync(work, { recursive: true, force: true });
+
+// ---- 4. The service worker's build stamp (release) ------------------------------------------
+// A hash of every file of the build (names and contents): the cache's name (assets/sw.js); and
+// the list of the build's files, cached when the worker installs.
+const swPath = path.join(dir, 'sw.js');
+if (release && fs.existsSync(swPath)) {
+  const hash = createHash('sha256');
+  const walk = (d) => {
+    for (const name of fs.readdirSync(d).sort()) {
+      const file = path.join(d, name);
+      if (fs.statSync(file).isDirectory()) walk(file);
+      else if (file !== swPath) hash.update(path.relative(dir, file)).update(fs.readFileSync(file));
+    }
+  };
+  walk(dir);
+  const build = hash.digest('hex').slice(0, 16);
+  // Every file of the build but the worker itself; the page as its directory.
+  const files = ['./'];
+  const list = (d) => {
+    for (const name of fs.readdirSync(d).sort()) {
+      const file = path.join(d, name);
+      const rel = path.relative(dir, file).split(path.sep).join('/');
+      if (fs.statSync(file).isDirectory()) list(file);
+      else if (file !== swPath && rel !== 'index.html') files.push(rel);
+    }
+  };
+  list(dir);
+  const sw = fs.readFileSync(swPath, 'utf8');
+  if (!sw.includes("'__PE_LAB_BUILD__'") || !sw.includes("const PRECACHE = ['./'];")) throw new Error('post-build: sw.js has no build placeholder');
+  fs.writeFileSync(swPath, sw.replace("'__PE_LAB_BUILD__'", `'${build}'`).replace("const PRECACHE = ['./'];", `const PRECACHE = ${JSON.stringify(files)};`));
+  console.log(`post-build: service worker build ${build}, ${files.length} files to cache`);
+}

@@ -594,8 +594,10 @@ fn ErrorPanel(ps: Memo<PrecisionState>) -> impl IntoView {
                         (Some(x), _) => {
                             format!("{}: errors over 0.1 rad from position {x}", p.name())
                         }
+                        // Past the exact scan only the chart's samples are checked: an
+                        // earlier position between two samples may already pass 0.1 rad.
                         (None, Some(x)) => format!(
-                            "{}: errors over 0.1 rad from about {}",
+                            "{}: within 0.1 rad at every position up to {EXACT_BREAK_SCAN}; the chart's samples first pass 0.1 rad at {} (positions between samples are not checked)",
                             p.name(),
                             sig(x as f64, 3)
                         ),
