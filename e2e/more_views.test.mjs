@@ -146,9 +146,11 @@ test('without positions the shuffled outputs are the same vectors; with them the
   // Identical outputs under a shuffle are the failure: "order invisible", not a tick.
   assert.ok((await statuses('none')).every((t) => t.startsWith('order invisible')), 'no PE: every output unchanged');
   assert.ok((await statuses('pe')).some((t) => t.startsWith('order visible')), 'with PE: outputs change');
-  // The precise word, with the common one beside it, and the case it holds in (no causal mask).
+  // The precise word (only the set of outputs is invariant), and the case it holds in (no
+  // causal mask).
   const about = await page.locator('[data-panel="permutation-demo"] p.about').innerText();
-  assert.match(about, /attention is permutation-equivariant \(often called permutation-invariant\)/);
+  assert.match(about, /attention is permutation-equivariant\. /);
+  assert.match(about, /only the set of outputs is permutation-invariant/);
   assert.match(about, /no causal mask/);
   const colour = (cls) => page.locator(`tr.${cls} td:last-child`).first().evaluate((td) => getComputedStyle(td).color);
   assert.notEqual(await colour('order-invisible'), await colour('order-visible'));

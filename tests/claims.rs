@@ -348,9 +348,14 @@ fn claims() -> Vec<Claim> {
         claim(SEED_MATRIX, "The text grows from 50 to 100 positions. Do rows 0 to 49 of PE change?", check_rows_stay),
         claim(SEED_MATRIX, "Only the last rows before 50 change", check_rows_stay),
         claim(SEED_MATRIX, "row pos depends on pos, d_model and base, not on seq_len, so rows 0 to 49 stay and rows 50 to 99 are added below", check_rows_stay),
-        claim(SEED_MATRIX, "watch the outlined row 10", || {
-            assert_eq!(step_state("seed", "The encoding is a matrix").highlight.positions, vec![10]);
-            check_rows_stay();
+        claim(SEED_MATRIX, "Predict whether row 10 changes when d_model goes from 128 to 64", || {
+            // The answer to see: it does, every ω_i depends on d_model.
+            let s = step_state("seed", "The encoding is a matrix");
+            assert_eq!((s.highlight.positions.clone(), s.sinusoidal.d_model), (vec![10], 128));
+            let (mut a, mut b) = (vec![0.0; 128], vec![0.0; 64]);
+            pe(128).fill_row(10, &mut a);
+            pe(64).fill_row(10, &mut b);
+            assert!(a[..64].iter().zip(&b).any(|(x, y)| (x - y).abs() > 0.1));
         }),
         claim(SEED_SIN_COS, "Column 2i holds sin(pos / 10000^(2i/d_model)), column 2i + 1 the cosine", check_formula),
         claim(SEED_SIN_COS, "With d_model = 8 the sine columns are 0, 2, 4 and 6", || {
@@ -365,7 +370,9 @@ fn claims() -> Vec<Claim> {
         claim(SEED_COLUMNS, "The cosine of pair 150", check_col301),
         claim(SEED_COLUMNS, "The sine of pair 301", check_col301),
         claim(SEED_COLUMNS, "The cosine of pair 300", check_col301),
-        claim(SEED_COLUMNS, "Hover near the outlined column 301 until the readout says col 301", check_col301),
+        claim(SEED_COLUMNS, "Predict the pair and function of column 510, then hover the right edge until the readout says col 510", || {
+            assert_eq!(column_role(510, 512, Layout::Interleaved), (255, ColumnKind::Sin));
+        }),
         claim(SEED_COLUMNS, "301 is odd, so it is column 2i + 1 with i = (301 − 1)/2 = 150: the cosine of pair 150, whose sine is in column 300", check_col301),
         claim(SEED_PAIR, "pair i fills columns 2i and 2i + 1", check_formula),
         claim(SEED_PAIR, "With d_model = 8 there are 4 pairs, i = 0 to 3", || assert_eq!(pair_count(8), 4)),
@@ -413,14 +420,10 @@ fn claims() -> Vec<Claim> {
         claim(SEED_SIMILARITY, "PE[10]·PE[20]", check_equal_dots),
         claim(SEED_SIMILARITY, "PE[100]·PE[110]", check_equal_dots),
         claim(SEED_SIMILARITY, "Σ_i cos((pos − p0)·ω_i) depends only on the offset pos − p0, which is 10 for both", check_equal_dots),
-        claim(SEED_SIMILARITY, "Move p0 from 10 to 100: does the curve change shape around its peak, or only slide along?", check_equal_dots),
-        claim(SEED_WHY_COS, "‖PE[pos]‖² = d_model/2", || {
-            let p = pe(16);
-            let mut row = vec![0.0; 16];
-            for pos in [0usize, 5, 99, 1000] {
-                p.fill_row(pos, &mut row);
-                assert!(close(row.iter().map(|v| v * v).sum::<f64>(), 8.0, 1e-12));
-            }
+        claim(SEED_SIMILARITY, "move p0 to 64 and compare pos = 54 with pos = 74", || {
+            // The answer to see: symmetric, cos is even.
+            let sim = PositionSimilarity::new(&pe(128));
+            assert!(close(sim.dot(64, 54), sim.dot(64, 74), 1e-12));
         }),
         claim(SEED_WHY_COS, "then set d_model to 15", || {
             // As the panel measures it: 24 positions spread over the 128 shown.
@@ -429,14 +432,6 @@ fn claims() -> Vec<Claim> {
             let residual = |d: usize| OffsetMap::new(&pe(d), 1000).residual(1000, (0..128).step_by(6));
             assert!(residual(15) > 0.1, "the lone sine must break the map: {}", residual(15));
             assert!(residual(16) < 1e-9);
-        }),
-        claim(SEED_ANY_LENGTH, "change colour over 2048 positions", || {
-            // The answer to see: barely. The slowest pair turns through under a quarter radian.
-            let s = step_state("seed", "Fixed, with no parameters, at any length").sinusoidal;
-            assert_eq!((s.seq_len, s.d_model), (2048, 128));
-            let slowest = pe(128).omegas[63];
-            assert!(2047.0 * slowest < 0.25, "{}", 2047.0 * slowest);
-            assert!(pe(128).value(2047, 126).abs() < 0.25 && pe(128).value(2047, 127) > 0.96);
         }),
         claim(SEED_WALL, "all-MiniLM-L6-v2 has one 384-dimensional vector for each of 512 positions. Past position 511", || {
             let t = minilm();
@@ -507,7 +502,7 @@ fn claims() -> Vec<Claim> {
             assert_eq!(revealed.scaling.factor, 32.0);
             assert!(yarn_correction_dim(32.0, 128, 10000.0, 4096) < yarn_correction_dim(1.0, 128, 10000.0, 4096));
         }),
-        claim(SEED_DECAY_NEEDS, "64 random pairs", || {
+        claim(SEED_DECAY_NEEDS, "the mean of 64 random draws of q and k", || {
             // The green curve: the mean score of 64 random (q, k), near zero at every distance.
             let r = Rope::plain(128, 1.0, 10000.0, PairLayout::Interleaved);
             assert_eq!(pe_lab::encoding::rope::RANDOM_DRAWS, 64);
@@ -539,7 +534,17 @@ fn claims() -> Vec<Claim> {
             let ones = vec![1.0; 128];
             assert!(close(r.score(&ones, &ones, 5.0, 5.0), 128.0 * y.attention * y.attention, 1e-9));
         }),
-        claim(SEED_LONGROPE, "Here the long rise from 1 to s; the short are 1", || {
+        claim(SEED_ANY_LENGTH, "a model trained on 512 positions would stop, then look down the rows past 512", || {
+            // The answer to see: nothing marks it; the rows go on past 512 alike.
+            let s = step_state("seed", "Fixed, with no parameters, at any length").sinusoidal;
+            assert!(s.seq_len > 1024);
+            assert!(pe(128).value(700, 0).is_finite());
+        }),
+        claim("lesson:seed/The schemes side by side", "ω_i = base^(−2i/width)", || {
+            check_formula();
+            assert!(close(base_inv_freq(10000.0, 128)[5], pe(128).omegas[5], 1e-15));
+        }),
+        claim(SEED_LONGROPE, "Here long rises 1→s; short is 1", || {
             let s = step_state("seed", "LongRoPE searches a factor for every pair").scaling;
             assert!(s.long_factor.is_none(), "the illustrative lists are shown");
             let (_, long) = pe_lab::state::rope::illustrative_longrope(64, 16.0);
@@ -555,7 +560,11 @@ fn claims() -> Vec<Claim> {
         }),
         // ---- The precision lesson ----
         claim(P_BF16, "past 256", check_bf16_256),
-        claim(P_BF16, "bfloat16 keeps 8 significant bits: whole numbers up to 256 are exact. Past 256 only even numbers are stored; a tie goes to the one whose last stored bit is 0", || {
+        claim(P_BF16, "bfloat16 keeps 8 significant bits: whole numbers up to 256 are exact; from 256 to 512 only even ones are stored, then every 4th, 8th…, ties going to a last stored bit of 0", || {
+            let gap = |p: u64| stored(Path::Bf16Cache, p + 1) - stored(Path::Bf16Cache, p);
+            assert!((256..511).all(|p| stored(Path::Bf16Cache, p) % 2.0 == 0.0));
+            assert!((512..1023).all(|p| stored(Path::Bf16Cache, p) % 4.0 == 0.0) && (1024..2047).all(|p| stored(Path::Bf16Cache, p) % 8.0 == 0.0));
+            assert!(gap(255) == 1.0 && (gap(600) == 0.0 || gap(600) == 4.0));
             // Round to nearest, ties to even: 257 and 259 are ties between stored neighbours.
             assert_eq!((stored(Path::Bf16Cache, 257), stored(Path::Bf16Cache, 259)), (256.0, 260.0));
             assert_eq!(half::bf16::from_f32(260.0).to_bits() & 1, 0);
@@ -576,7 +585,7 @@ fn claims() -> Vec<Claim> {
             let (_, revealed) = question("precision", "bfloat16 cannot count past 256");
             assert_eq!(revealed.precision.pos, 257);
         }),
-        claim(P_BF16, "among the first 4096, then move Position to 4096", || {
+        claim(P_BF16, "among positions 0…4096, then move Position to 4096", || {
             // The revealed answer: 769 stored values (4095 itself rounds up to 4096).
             assert_eq!(distinct_positions(Path::Bf16Cache, 4095), 769);
             const { assert!(pe_lab::state::precision::PREC_POS.max >= 4096.0) };
@@ -654,6 +663,10 @@ fn claims() -> Vec<Claim> {
         claim(SEED_DECAY, "q = k = 1", check_ones_score),
         claim("rope-decay", "q = k = 1", check_ones_score),
         claim("compare-similarity", "q = k = 1", check_ones_score),
+        claim("compare-similarity", "divided by its value at Δ = 0: at equal width (128 here)", || {
+            assert_eq!(pe_lab::state::more::COMPARE_WIDTH, 128);
+        }),
+        claim("rope-angles", "ω_i = base^(−2i/D)", || assert!(close(base_inv_freq(500.0, 16)[3], 500f64.powf(-6.0 / 16.0), 1e-15))),
         claim("precision-score", "q = k = 1", check_ones_score),
         claim("scaling-score-distance", "temperature t < 1", || {
             // Logits divided by t = 1/α²: below 1 whenever s > 1.
@@ -672,7 +685,7 @@ fn claims() -> Vec<Claim> {
             let p = Sinusoid::new(64, 500.0, Layout::Concat);
             assert!(close(p.omegas[7], 500f64.powf(-14.0 / 64.0), 1e-15));
         }),
-        claim("pe-spectrum", "λ_i ≥ 4·(seq_len − 1), a quarter turn over the last position", || {
+        claim("pe-spectrum", "at most a quarter turn (π/2), i.e. λ_i ≥ 4·(seq_len − 1)", || {
             for (seq_len, d_model) in [(50usize, 128usize), (100, 20), (7, 64)] {
                 let p = pe(d_model);
                 for i in 0..p.omegas.len() {
@@ -750,6 +763,11 @@ fn claims() -> Vec<Claim> {
         }),
         claim("rope-decay", "the expected score is zero at every Δ (green) and its spread does not shrink", check_random_scores),
         claim("scaling-frequencies", "base·s^(D/(D−2))", check_ntk_base),
+        claim("scaling-score-distance", "(LongRoPE's default is α = √(1 + ln s / ln L₀))", || {
+            let p = ScalingParams { factor: 16.0, long_factor: vec![1.0; 64], short_factor: vec![1.0; 64], seq_len: Some(65536), ..ScalingParams::default() };
+            let l = scale(Method::LongRope, 10000.0, 128, &p).unwrap();
+            assert!(close(l.attention, (1.0 + 16f64.ln() / 4096f64.ln()).sqrt(), 1e-12));
+        }),
         claim("scaling-score-distance", "(at most 131,072)", || {
             assert_eq!(pe_lab::state::rope::MAX_SCORE_DISTANCE, 131_072);
         }),
@@ -1037,8 +1055,8 @@ const DEFINED_AT: &[(&str, &str, &str, &str)] = &[
     (
         "W_q",
         "seed",
-        "Absolute, not relative",
-        "W_q, W_k are learned",
+        "Attention sees absolute positions",
+        "learned W_q, W_k",
     ),
     (
         "L₀",
@@ -1062,7 +1080,7 @@ const DEFINED_AT: &[(&str, &str, &str, &str)] = &[
         "ω_",
         "precision",
         "Angles break before positions do",
-        "pos·ω_i (pair i's frequency times the position)",
+        "The frequencies ω_i (pair i's, in radians per position)",
     ),
 ];
 

@@ -310,6 +310,10 @@ pub const K_MAX: IntSpec = IntSpec {
     unit: "positions",
 };
 
+/// The width (d_model, and D for RoPE) of the fixed schemes in the Compare view's similarity
+/// chart (its caption says it).
+pub const COMPARE_WIDTH: usize = 128;
+
 /// Controls of the comparison view.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompareState {

@@ -18,7 +18,7 @@ use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, StateRange}
 use crate::views::common::{line_series, paint_lines, ExportButtons};
 
 /// Width used for the fixed schemes in the similarity chart.
-const WIDTH: usize = 128;
+const WIDTH: usize = crate::state::more::COMPARE_WIDTH;
 /// ALiBi head count for the chart (its middle head is drawn).
 const ALIBI_HEADS: usize = 8;
 
