@@ -518,6 +518,11 @@ const LESSON_CSS: &str = r#"
 .lesson.present .view-body.beside > .controls { position: static; max-height: none; margin: 0 0 8px; }
 .lesson.present .panel, .lesson.present .panel *, .lesson.present .controls, .lesson.present .controls * { font-size: 20px; }
 .lesson.present .panel h2 { font-size: 24px; margin: 0 0 4px; }
+/* The comparison table beside its chart: the columns a room needs, wider than the chart. */
+.lesson.present .panels:has(.compare-table) { grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); }
+.lesson.present .panel .compare-table, .lesson.present .panel .compare-table * { font-size: 15px; }
+.lesson.present .compare-table :is(th, td) { padding: 3px 6px; }
+.lesson.present .compare-table :is(th, td):is(:nth-child(2), :nth-child(5)) { display: none; }
 .lesson.present .side-by-side { grid-template-columns: 1fr 1fr; margin: 4px 0; }
 .lesson.present .panel .demo-table * { font-size: 15px; }
 .lesson.present .panel .demo-table :is(th, td) { padding: 0 4px; }
