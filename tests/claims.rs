@@ -603,7 +603,18 @@ fn claims() -> Vec<Claim> {
         }),
         claim(P_INF, "at 65520", check_f16_inf),
         claim(P_INF, "float16's largest finite value is 65504: position 65520 and beyond", check_f16_inf),
-        claim(P_INF, "below 65520", check_f16_inf),
+        claim(P_INF, "Predict pair 0's angle error at position 65519, which float16 stores as 65504, then move Position to 65519", || {
+            // The answer to see: pair 0 turns one radian a position, so 15 positions lost are
+            // 15 rad, about 2.43 rad once wrapped.
+            check_f16_inf();
+            assert_eq!(stored(Path::Fp16Seq, 65519), 65504.0);
+            let ex = precision::inv_freq(Path::Exact, 128, 10000.0);
+            let inv = precision::inv_freq(Path::Fp16Seq, 128, 10000.0);
+            let (a, b) = (precision::angles(Path::Fp16Seq, &inv, 65519), precision::angles(Path::Exact, &ex, 65519));
+            let e = precision::wrapped_difference(a[0], b[0]).abs();
+            assert!((e - 2.43).abs() < 0.01, "{e}");
+            const { assert!(pe_lab::state::precision::PREC_POS.max >= 65519.0) };
+        }),
         claim(P_FLAT, "Near 100,000 bfloat16 steps by 512: the query at m = 100,000 and every key within 64 of it are stored as 99,840", || {
             let s = step_state("precision", "Only m − n matters, until it does not").precision;
             assert_eq!((s.m, s.max_dist), (100_000, 64));
