@@ -27,6 +27,8 @@ async function atStep(page, n) {
   await idle(page);
 }
 
+/** Waits until the step's question is revealed. */
+const untilRevealed = (page) => page.waitForFunction(() => document.querySelector('[data-question]')?.dataset.revealed === 'true');
 const revealedAttr = (page) => page.locator('[data-question]').getAttribute('data-revealed');
 const seqLen = (page) => page.locator('[data-control="seq_len"] input.num').inputValue();
 
@@ -46,7 +48,7 @@ test('a right answer is marked right, explained, and reveals the step\'s state',
   await choices.nth(step.question.answer - 1).click();
   assert.equal(await choices.nth(step.question.answer - 1).getAttribute('aria-pressed'), 'true');
   await page.getByRole('button', { name: 'Check' }).click();
-  await page.waitForFunction(() => document.querySelector('[data-question]').dataset.revealed === 'true');
+  await untilRevealed(page);
   await idle(page);
   assert.equal(query(page).get('revealed'), '1');
   assert.equal(await page.locator('.verdict').innerText(), 'Right.');
@@ -77,7 +79,7 @@ test('a wrong answer is marked wrong beside the right one; "Show me" reveals wit
   const choices = page.locator('[data-question] button.choice');
   await choices.nth(wrong).click();
   await page.getByRole('button', { name: 'Check' }).click();
-  await page.waitForFunction(() => document.querySelector('[data-question]').dataset.revealed === 'true');
+  await untilRevealed(page);
   assert.equal(await page.locator('.verdict').innerText(), 'Not quite: the right answer is marked ✓.');
   assert.match(await choices.nth(wrong).innerText(), /✗/);
   assert.ok((await choices.nth(wrong).getAttribute('class')).includes('wrong'));
@@ -87,7 +89,7 @@ test('a wrong answer is marked wrong beside the right one; "Show me" reveals wit
   await page.goto(`${app.server.url}?lesson=seed&step=${MATRIX}`);
   await atStep(page, MATRIX);
   await page.getByRole('button', { name: 'Show me' }).click();
-  await page.waitForFunction(() => document.querySelector('[data-question]').dataset.revealed === 'true');
+  await untilRevealed(page);
   assert.equal(await page.locator('.verdict').innerText(), 'The right answer is marked ✓.');
   assert.match(await page.locator('[data-question] button.choice').nth(q.answer - 1).innerText(), /✓/);
   assert.equal(await page.locator('button.choice.wrong').count(), 0);
@@ -104,7 +106,7 @@ test('digits choose and Enter checks; a number question takes a typed answer', a
   await page.keyboard.press(String(q.answer));
   assert.equal(await page.locator('[data-question] button.choice').nth(q.answer - 1).getAttribute('aria-pressed'), 'true');
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => document.querySelector('[data-question]').dataset.revealed === 'true');
+  await untilRevealed(page);
   assert.equal(await page.locator('.verdict').innerText(), 'Right.');
   // Enter with nothing chosen shows the answer (the presenter's one key).
   await page.keyboard.press('ArrowRight');
@@ -113,7 +115,7 @@ test('digits choose and Enter checks; a number question takes a typed answer', a
   await page.waitForFunction(() => document.querySelector('[data-question]')?.dataset.revealed === 'false');
   await page.locator('body').focus();
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => document.querySelector('[data-question]').dataset.revealed === 'true');
+  await untilRevealed(page);
   assert.equal(await page.locator('.verdict').innerText(), 'The right answer is marked ✓.');
   // A number, in the precision lesson (what bfloat16 stores for 257): typed, then Enter.
   const n = LESSONS.precision.steps[0].question;
@@ -122,7 +124,7 @@ test('digits choose and Enter checks; a number question takes a typed answer', a
   const field = page.locator('[data-question] input[type=number]');
   await field.fill(String(n.answer));
   await field.press('Enter');
-  await page.waitForFunction(() => document.querySelector('[data-question]').dataset.revealed === 'true');
+  await untilRevealed(page);
   assert.equal(await page.locator('.verdict').innerText(), `Right: ${n.answer}.`);
   await page.waitForFunction(() => document.querySelector('[data-control="pos"] input.num')?.value === '257');
   // Wrong: 258.
@@ -130,7 +132,7 @@ test('digits choose and Enter checks; a number question takes a typed answer', a
   await atStep(page, 1);
   await page.locator('[data-question] input[type=number]').fill('258');
   await page.getByRole('button', { name: 'Check' }).click();
-  await page.waitForFunction(() => document.querySelector('[data-question]').dataset.revealed === 'true');
+  await untilRevealed(page);
   assert.equal(await page.locator('.verdict').innerText(), `Not quite: the answer is ${n.answer}.`);
   assert.deepEqual(errors, []);
   await context.close();

@@ -441,7 +441,7 @@ fn LessonPicker() -> impl IntoView {
     view! {
         <section class="lesson-picker" data-lesson="" aria-labelledby="lesson-picker-title">
             <h2 id="lesson-picker-title">"Lessons"</h2>
-            <p>"Guided paths through PE Lab, one claim a step; some steps ask you to predict before they show. A course's own lesson opens with ?lesson=path/to/file.json."</p>
+            <p>"Guided paths through PE Lab, one claim a step; some steps ask you to predict before they show. A course's own lesson opens with "<code>"?lesson=path/to/file.json"</code>"."</p>
             <ul>{items}</ul>
         </section>
     }
