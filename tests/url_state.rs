@@ -324,3 +324,66 @@ fn highlights_round_trip_on_every_view_and_are_bounded() {
     assert!(state.highlight.positions.is_empty());
     assert_eq!(notices.items.len(), 2);
 }
+
+#[test]
+fn hidden_and_locked_controls_round_trip_on_every_view() {
+    for spec in pe_lab::state::VIEWS.iter() {
+        let names: Vec<&str> = spec.controls.split(' ').collect();
+        assert!(!names.is_empty() && names.iter().all(|n| !n.is_empty()));
+        // Every name once in each list, in the order given, in a lesson step or a link.
+        let hide = names.iter().step_by(2).copied().collect::<Vec<_>>();
+        let lock = names.iter().skip(1).step_by(2).copied().collect::<Vec<_>>();
+        let q = format!(
+            "view={}&hide={}&lock={}",
+            spec.name,
+            hide.join(","),
+            lock.join(",")
+        );
+        let (state, notices) = AppState::from_query(&q);
+        assert!(notices.is_empty(), "{}: {notices:?}", spec.name);
+        assert_eq!(state.hidden, hide, "{}", spec.name);
+        assert_eq!(state.locked, lock, "{}", spec.name);
+        let (again, notices) = AppState::from_query(&state.to_query());
+        assert!(notices.is_empty());
+        assert_eq!(again, state, "{}", spec.name);
+        // Kept by the share links.
+        let (embedded, _) = AppState::from_query(&state.embed_query(spec.panels[0].id, true));
+        assert_eq!(
+            (embedded.hidden, embedded.locked),
+            (hide.clone(), lock.clone())
+        );
+        let (linked, _) = AppState::from_query(&state.permalink_query());
+        assert_eq!((linked.hidden, linked.locked), (hide, lock));
+    }
+}
+
+#[test]
+fn unknown_control_names_are_ignored_with_one_notice() {
+    let (state, notices) =
+        AppState::from_query("view=rope&hide=theta,base,theta,,zzz&lock=head_dim,head_dim");
+    assert_eq!(state.hidden, vec!["theta"]);
+    assert_eq!(state.locked, vec!["head_dim"]);
+    assert_eq!(notices.items.len(), 1, "{notices:?}");
+    let n = &notices.items[0];
+    assert_eq!(n.param, "hide");
+    assert_eq!(
+        n.message,
+        "“base” is not a control of this view; ignored (Share lists its controls)."
+    );
+    // The query is rewritten without them.
+    assert_eq!(
+        AppState::from_query(&state.to_query()).0.hidden,
+        vec!["theta"]
+    );
+    // A thousand names give a bounded message.
+    let many = (0..1000)
+        .map(|i| format!("x{i}"))
+        .collect::<Vec<_>>()
+        .join(",");
+    let (_, notices) = AppState::from_query(&format!("view=bias&lock={many}"));
+    assert!(notices.items[0].message.len() < 300);
+    // The same names on another view are another view's controls: sinusoidal has no theta.
+    let (state, notices) = AppState::from_query("view=sinusoidal&hide=theta,base");
+    assert_eq!(state.hidden, vec!["base"]);
+    assert_eq!(notices.items.len(), 1);
+}

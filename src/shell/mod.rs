@@ -7,7 +7,7 @@ pub mod share;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::state::figures::{Figure, FIGURES};
+use crate::state::figures::{Figure, FIGURE_NAMES};
 use crate::state::{AppState, Notices, ThemeChoice, View, VIEWS};
 use crate::ui::context::{select_state, AppCtx};
 use crate::ui::dom;
@@ -214,17 +214,9 @@ fn Header() -> impl IntoView {
     let figure = RwSignal::new(None::<Figure>);
     let on_figure = move |ev: leptos::ev::Event| {
         let name = event_target_value(&ev);
-        let Some(f) = FIGURES.iter().find(|f| f.name == name).copied() else {
-            return;
-        };
-        let (mut next, _) = AppState::from_query(f.query);
-        state.with_untracked(|s| {
-            next.theme = s.theme;
-            next.embed = s.embed;
-            next.show_controls = s.show_controls;
-        });
-        crate::ui::context::go_to_state(state, next);
-        figure.set(Some(f));
+        if let Some(index) = FIGURE_NAMES.iter().position(|n| *n == name) {
+            crate::views::run(crate::views::Job::Figure(index, state, figure));
+        }
     };
     view! {
         <header class="site-header">
@@ -240,7 +232,12 @@ fn Header() -> impl IntoView {
                                 class="nav-view"
                                 aria-current=move || state.with(|s| (s.view == v && s.lesson.is_none()).then_some("page"))
                                 on:click=move |_| state.update(|s| {
-                                    // Choosing a view leaves a lesson.
+                                    // Choosing a view leaves a lesson; another view shows
+                                    // all its controls (a link hid or locked the first's).
+                                    if s.view != v {
+                                        s.hidden.clear();
+                                        s.locked.clear();
+                                    }
                                     s.lesson = None;
                                     s.view = v;
                                 })
@@ -259,7 +256,7 @@ fn Header() -> impl IntoView {
                 <span class="visually-hidden">"Figures"</span>
                 <select aria-label="Reproduce a published figure" on:change=on_figure prop:value=move || figure.get().map(|f| f.name).unwrap_or("")>
                     <option value="">"Figures…"</option>
-                    {FIGURES.iter().map(|f| view! { <option value=f.name>{f.name}</option> }).collect_view()}
+                    {FIGURE_NAMES.iter().map(|&n| view! { <option value=n>{n}</option> }).collect_view()}
                 </select>
             </label>
             <notation::NotationButton/>
@@ -275,6 +272,21 @@ fn Header() -> impl IntoView {
             </p>
         </Show>
     }
+}
+
+/// Applies figure `index` of the Figures menu: its state (keeping the theme, the embed and
+/// whether controls show), and its source in `shown`. (In the chunk `extras`, with the
+/// figures' sources and queries.)
+pub fn apply_figure(index: usize, state: RwSignal<AppState>, shown: RwSignal<Option<Figure>>) {
+    let f = crate::state::figures::FIGURES[index.min(FIGURE_NAMES.len() - 1)];
+    let (mut next, _) = AppState::from_query(f.query);
+    state.with_untracked(|s| {
+        next.theme = s.theme;
+        next.embed = s.embed;
+        next.show_controls = s.show_controls;
+    });
+    crate::ui::context::go_to_state(state, next);
+    shown.set(Some(f));
 }
 
 /// Shown while a view's code is fetched the first time it opens: as tall as a view, so the

@@ -32,6 +32,7 @@ const SHARE_HTML: &str = r#"<h2 id="share-title">Share this view</h2>
 <fieldset class="embed-options"><legend>Embed one panel in a course page</legend>
 <label>Panel <select id="share-panel"></select></label>
 <label><input id="share-controls" type="checkbox" checked> Show the panel's controls</label></fieldset>
+<fieldset class="control-options"><legend>Controls in both links: hide or lock (shown, disabled) what students should not move</legend><div id="share-control-list"></div></fieldset>
 <div class="copy-field"><label for="share-embed">Embed link</label><input id="share-embed" type="text" readonly><button type="button" data-copy="share-embed">Copy</button></div>
 <div class="copy-field"><label for="share-snippet">iframe snippet</label><textarea id="share-snippet" readonly rows="7"></textarea><button type="button" data-copy="share-snippet">Copy</button></div>
 <p class="about">The snippet's script sizes the frame from the height the embedded page reports.</p>
@@ -55,8 +56,63 @@ fn set_value(id: &str, value: &str) {
     }
 }
 
+/// Whether the checkbox `<input selector>` in the dialog is ticked.
+fn ticked(selector: &str) -> bool {
+    dom::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(selector).ok().flatten())
+        .and_then(|e| js_sys::Reflect::get(&e, &"checked".into()).ok())
+        .is_some_and(|v| v.is_truthy())
+}
+
+/// One row per control of the view: its name, its label on the page (when shown), and
+/// "hide" and "lock" boxes ticked as the current state has them.
+fn control_rows(state: &AppState) -> String {
+    let doc = dom::window().and_then(|w| w.document());
+    state
+        .view
+        .spec()
+        .controls
+        .split(' ')
+        .map(|name| {
+            let label = doc
+                .as_ref()
+                .and_then(|d| {
+                    d.query_selector(&format!(
+                        "main [data-control=\"{name}\"] > :is(label, legend)"
+                    ))
+                    .ok()
+                    .flatten()
+                })
+                .and_then(|e| e.text_content())
+                .map(|t| t.replace(" 🔒 locked", ""))
+                .unwrap_or_default();
+            let tick = |on: bool| if on { " checked" } else { "" };
+            format!(
+                "<div class=\"control-option\"><span><code>{name}</code> {label}</span>\
+<label><input type=\"checkbox\" data-hide=\"{name}\"{}> hide</label>\
+<label><input type=\"checkbox\" data-lock=\"{name}\"{}> lock</label></div>",
+                tick(state.hidden.contains(&name)),
+                tick(state.locked.contains(&name))
+            )
+        })
+        .collect()
+}
+
 /// Writes the permalink, and the embed link and snippet for the chosen panel.
 fn fill(state: &AppState) {
+    // The controls as ticked in the dialog (its rows list every control of the view).
+    let mut state = state.clone();
+    let view = state.view;
+    let names = view.spec().controls.split(' ');
+    state.hidden = names
+        .clone()
+        .filter(|n| ticked(&format!("[data-hide=\"{n}\"]")))
+        .collect();
+    state.locked = names
+        .filter(|n| ticked(&format!("[data-lock=\"{n}\"]")))
+        .collect();
+    let state = &state;
     set_value(
         "share-permalink",
         &format!("{}?{}", page_base(), state.permalink_query()),
@@ -119,6 +175,9 @@ pub fn ShareDialog() -> impl IntoView {
             });
             if let Some(select) = element("share-panel") {
                 select.set_inner_html(&options);
+            }
+            if let Some(list) = element("share-control-list") {
+                list.set_inner_html(&state.with_untracked(control_rows));
             }
             state.with_untracked(fill);
             if !d.open() {
@@ -209,4 +268,8 @@ const SHARE_CSS: &str = r#"
 .embed-options { border: 1px solid var(--border); border-radius: 6px; display: flex; flex-wrap: wrap; gap: 8px 20px; }
 .embed-options select { font: inherit; color: var(--text); background: var(--bg); border: 1px solid var(--border); }
 .share-dialog .close { float: right; }
+.control-options { border: 1px solid var(--border); border-radius: 6px; margin-top: 10px; }
+#share-control-list { max-height: 12rem; overflow-y: auto; }
+.control-option { display: grid; grid-template-columns: 1fr auto auto; gap: 12px; padding: 2px 0; }
+.control-option span { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 "#;

@@ -334,6 +334,10 @@ pub struct AppState {
     pub panel: Option<String>,
     /// `controls=0` hides the controls.
     pub show_controls: bool,
+    /// `hide=name,name`: controls of the view a page's author hid (names as in the registry).
+    pub hidden: Vec<&'static str>,
+    /// `lock=name,name`: controls shown but disabled.
+    pub locked: Vec<&'static str>,
     /// `hl_cols`, `hl_pos`: what the panels outline.
     pub highlight: Highlight,
     /// `lesson=`: the guided path being followed, if any. Its URL holds only the lesson and
@@ -357,6 +361,8 @@ impl Default for AppState {
             embed: false,
             panel: None,
             show_controls: true,
+            hidden: Vec::new(),
+            locked: Vec::new(),
             highlight: Highlight::default(),
             lesson: None,
             sinusoidal: SinusoidalState::default(),
@@ -463,12 +469,16 @@ impl AppState {
                 None
             }
         });
+        let hidden = read_controls("hide", get("hide"), view, &mut notices);
+        let locked = read_controls("lock", get("lock"), view, &mut notices);
         let mut state = AppState {
             view,
             theme,
             embed,
             panel,
             show_controls,
+            hidden,
+            locked,
             highlight,
             lesson,
             ..AppState::default()
@@ -494,6 +504,11 @@ impl AppState {
             out.push(("view", self.view.name().to_string()));
             (self.view.spec().write)(self, &mut out);
             self.highlight.write(&mut out);
+            for (key, names) in [("hide", &self.hidden), ("lock", &self.locked)] {
+                if !names.is_empty() {
+                    out.push((key, names.join(",")));
+                }
+            }
         }
         if self.theme != ThemeChoice::Auto {
             out.push(("theme", self.theme.name().to_string()));
@@ -544,6 +559,36 @@ impl AppState {
         }
         .to_query()
     }
+}
+
+/// Reads `hide=` or `lock=`: the view's controls named in the list, each once, in the order
+/// given. A name the view does not have is ignored with a notice (one, for the first).
+fn read_controls(
+    key: &'static str,
+    raw: Option<String>,
+    view: View,
+    notices: &mut Notices,
+) -> Vec<&'static str> {
+    let mut names = Vec::new();
+    let mut told = false;
+    for name in raw.as_deref().unwrap_or_default().split(',') {
+        let name = name.trim();
+        match view.control(name) {
+            Some(c) if !names.contains(&c) => names.push(c),
+            None if !name.is_empty() && !told => {
+                told = true;
+                notices.push(
+                    key,
+                    format!(
+                        "“{}” is not a control of this view; ignored (Share lists its controls).",
+                        super::params::shorten(name, 24)
+                    ),
+                );
+            }
+            _ => {}
+        }
+    }
+    names
 }
 
 /// A ready `<iframe>` for a course page, and the few lines that let the host size it from the

@@ -48,6 +48,18 @@ pub const FIGURES: [Figure; 7] = [
     },
 ];
 
+/// The figures' names, for the menu. Computed at compile time: the first page carries only
+/// these; the sources and queries come with the chunk that applies a figure (`views::load_figure`).
+pub const FIGURE_NAMES: [&str; FIGURES.len()] = {
+    let mut names = [""; FIGURES.len()];
+    let mut i = 0;
+    while i < FIGURES.len() {
+        names[i] = FIGURES[i].name;
+        i += 1;
+    }
+    names
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -29,6 +29,9 @@ pub struct ViewSpec {
     pub title: &'static str,
     /// Its panels, in page order.
     pub panels: &'static [PanelSpec],
+    /// Its controls' names (`data-control`, `hide=`, `lock=`), space-separated: one string
+    /// costs the download less than a list.
+    pub controls: &'static str,
     /// Reads the view's parameters into the state (clamping, with notices).
     pub read: fn(Getter, &mut Notices, &mut AppState),
     /// Writes the view's parameters, in a fixed order.
@@ -46,6 +49,7 @@ pub const VIEWS: [ViewSpec; 8] = [
         name: "attention",
         title: "Why position?",
         panels: &[panel("permutation-demo", "Shuffle the sentence")],
+        controls: "pe",
         read: |get, n, s| s.attention = AttentionState::read(get, n),
         write: |s, out| s.attention.write(out),
     },
@@ -61,6 +65,7 @@ pub const VIEWS: [ViewSpec; 8] = [
             panel("pe-offset", "Relative offsets are rotations"),
             panel("pe-index", "Pair index i and columns"),
         ],
+        controls: "seq_len d_model base layout p0 offset",
         read: |get, n, s| s.sinusoidal = SinusoidalState::read(get, n),
         write: |s, out| s.sinusoidal.write(out),
     },
@@ -77,6 +82,7 @@ pub const VIEWS: [ViewSpec; 8] = [
             ),
             panel("learned-offset", "Similarity against offset"),
         ],
+        controls: "table seq_len seed rows cols file",
         read: |get, n, s| s.learned = LearnedState::read(get, n),
         write: |s, out| s.learned.write(out),
     },
@@ -98,6 +104,7 @@ pub const VIEWS: [ViewSpec; 8] = [
                 "Wavelength of each pair against the context",
             ),
         ],
+        controls: "head_dim theta partial max_dist layout qk seed q k pos m",
         read: |get, n, s| s.rope = RopeState::read(get, n),
         write: |s, out| s.rope.write(out),
     },
@@ -112,6 +119,7 @@ pub const VIEWS: [ViewSpec; 8] = [
                 "Score against distance, past the trained context",
             ),
         ],
+        controls: "method preset head_dim theta partial factor orig_ctx seq_len beta_fast beta_slow mscale mscale_all_dim truncate attn_factor short_factor long_factor low_freq_factor high_freq_factor config",
         read: |get, n, s| s.scaling = ScalingState::read(get, n),
         write: |s, out| s.scaling.write(out),
     },
@@ -124,6 +132,7 @@ pub const VIEWS: [ViewSpec; 8] = [
             panel("alibi-bias", "ALiBi bias matrix of one head"),
             panel("t5-buckets", "T5 relative-position buckets"),
         ],
+        controls: "heads head seq_len buckets max_distance bidirectional",
         read: |get, n, s| s.bias = BiasState::read(get, n),
         write: |s, out| s.bias.write(out),
     },
@@ -138,6 +147,7 @@ pub const VIEWS: [ViewSpec; 8] = [
                 "How similar is position pos to pos + Δ?",
             ),
         ],
+        controls: "k_max",
         read: |get, n, s| s.compare = CompareState::read(get, n),
         write: |s, out| s.compare.write(out),
     },
@@ -157,6 +167,7 @@ pub const VIEWS: [ViewSpec; 8] = [
             ),
             panel("precision-error", "Where each path breaks"),
         ],
+        controls: "preset head_dim theta pos m max_dist paths",
         read: |get, n, s| s.precision = PrecisionState::read(get, n),
         write: |s, out| s.precision.write(out),
     },
@@ -204,6 +215,11 @@ impl View {
 
     pub fn title(self) -> &'static str {
         self.spec().title
+    }
+
+    /// This view's control named `name`, if it has one.
+    pub fn control(self, name: &str) -> Option<&'static str> {
+        self.spec().controls.split(' ').find(|c| *c == name)
     }
 
     /// Whether `id` is one of this view's panels.

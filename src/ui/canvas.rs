@@ -131,15 +131,26 @@ thread_local! {
     /// (`putImageData` replaces pixels; `drawImage` composites). Grown, never shrunk.
     static SCRATCH: std::cell::RefCell<Option<(HtmlCanvasElement, CanvasRenderingContext2d)>> =
         const { std::cell::RefCell::new(None) };
-    /// Text sizes measured before, by font and text: the same tick labels are measured again
-    /// on every paint of a chart. Emptied when it holds [`MEASURED_MAX`] entries.
-    static MEASURED: std::cell::RefCell<std::collections::HashMap<(String, String), (u32, u32)>> =
-        std::cell::RefCell::new(std::collections::HashMap::new());
+    /// Text sizes measured before, by a hash of font and text (see [`text_key`]), sorted by
+    /// it: the same tick labels are measured again on every paint of a chart. Emptied when it
+    /// holds [`MEASURED_MAX`] entries. (A sorted list costs the download less than a map.)
+    static MEASURED: std::cell::RefCell<Vec<(u64, (u32, u32))>> =
+        const { std::cell::RefCell::new(Vec::new()) };
     /// The context texts are measured on, and its font: a chart's context keeps the font of
     /// its labels, and one set on it for measuring (parsed by the browser each time it
     /// changes) would alternate with theirs.
     static MEASURER: std::cell::RefCell<Option<(CanvasRenderingContext2d, String)>> =
         const { std::cell::RefCell::new(None) };
+}
+
+/// The 64-bit FNV-1a hash of a font and a text, the key of their size in [`MEASURED`] (two of
+/// a few thousand labels sharing one would only size one label like the other).
+fn text_key(font: &str, text: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in font.bytes().chain([0]).chain(text.bytes()) {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
 }
 
 /// The most text sizes [`MEASURED`] keeps.
@@ -621,18 +632,21 @@ impl DrawingBackend for Canvas2d {
     /// plotters would lay out reports).
     /// Sizes measured before come from [`MEASURED`].
     fn estimate_text_size<S: BackendTextStyle>(&self, text: &str, style: &S) -> Result<(u32, u32)> {
-        let key = (font_of(style), text.to_string());
-        if let Some(&size) = MEASURED.with_borrow(|m| m.get(&key).copied()).as_ref() {
-            return Ok(size);
-        }
+        let font = font_of(style);
+        let key = text_key(&font, text);
+        let at =
+            match MEASURED.with_borrow(|m| m.binary_search_by_key(&key, |e| e.0).map(|i| m[i].1)) {
+                Ok(size) => return Ok(size),
+                Err(at) => at,
+            };
         let metrics = MEASURER.with_borrow_mut(|m| {
             if m.is_none() {
                 *m = scratch_canvas().map(|(_, ctx)| (ctx, String::new()));
             }
-            let (ctx, font) = m.as_mut()?;
-            if *font != key.0 {
-                ctx.set_font(&key.0);
-                font.clone_from(&key.0);
+            let (ctx, set) = m.as_mut()?;
+            if *set != font {
+                ctx.set_font(&font);
+                set.clone_from(&font);
             }
             ctx.measure_text(text).ok()
         });
@@ -649,8 +663,10 @@ impl DrawingBackend for Canvas2d {
         MEASURED.with_borrow_mut(|m| {
             if m.len() >= MEASURED_MAX {
                 m.clear();
+                m.push((key, size));
+            } else {
+                m.insert(at, (key, size));
             }
-            m.insert(key, size);
         });
         Ok(size)
     }

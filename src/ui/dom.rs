@@ -99,7 +99,7 @@ fn pe_lab_record() -> Option<JsValue> {
 }
 
 /// Publishes the view registry as `window.__peLab.views = [{name, title, panels: [{id,
-/// title}]}]`: the end-to-end specs and the benchmark read the list of views from the app.
+/// title}], controls: "name name …"}]`: the end-to-end specs and the benchmark read the list of views from the app.
 pub fn publish_registry() {
     let Some(record) = pe_lab_record() else {
         return;
@@ -123,6 +123,7 @@ pub fn publish_registry() {
                 ("name", spec.name.into()),
                 ("title", spec.title.into()),
                 ("panels", panels.into()),
+                ("controls", spec.controls.into()),
             ])
         })
         .collect();

@@ -29,6 +29,14 @@ pub fn png(canvas: NodeRef<Canvas>, filename: &str) {
     });
 }
 
+/// Downloads the chart as SVG, drawn by its own paint function on a recording context (see
+/// `ui::svg`, fetched on the first export).
+pub fn svg(canvas: NodeRef<Canvas>, filename: String) {
+    if let Some(c) = canvas.get_untracked() {
+        crate::views::run(crate::views::Job::Svg(c, filename));
+    }
+}
+
 /// Rows and columns that the "show data as table" view of a chart shows.
 pub const PREVIEW_ROWS: usize = 50;
 pub const PREVIEW_COLS: usize = 12;

@@ -7,5 +7,6 @@ pub mod context;
 pub mod dom;
 pub mod export;
 pub mod schedule;
+pub mod svg;
 pub mod tables;
 pub mod widgets;

@@ -155,8 +155,9 @@ pub fn RangeControl(
         "any".to_string()
     };
     let unit = spec.unit;
+    let class = control_class(spec.name, CONTROL);
     view! {
-        <div class="control" data-control=spec.name>
+        <div class=class data-control=spec.name>
             <label for=id.clone()>{spec.label}</label>
             <div class="control-row">
                 <input
@@ -184,6 +185,26 @@ pub fn RangeControl(
         </div>
     }
 }
+
+/// The class of the control `name`'s widget, `base` followed by `gone` when the page hides it
+/// (`hide=`) or `locked` when it locks it (`lock=`: shown dimmed, and made `inert` by the
+/// page's one-line observer in index.html, so nothing in it can be changed). Read once: a view,
+/// and each lesson step's panels, are built anew with their state. A class string costs the
+/// download nothing over the fixed class it replaces; an attribute more would.
+pub fn control_class(name: &'static str, base: &'static [&'static str; 3]) -> &'static str {
+    let flags = use_context::<AppCtx>().map(|c| {
+        c.state
+            .with_untracked(|s| (s.hidden.contains(&name), s.locked.contains(&name)))
+    });
+    match flags {
+        Some((true, _)) => base[1],
+        Some((_, true)) => base[2],
+        _ => base[0],
+    }
+}
+
+/// The classes of a plain control: as it is, hidden, locked (see [`control_class`]).
+pub const CONTROL: &[&str; 3] = &["control", "control gone", "control locked"];
 
 fn no_tighter_max(_: &AppState) -> f64 {
     f64::INFINITY
@@ -241,8 +262,16 @@ pub fn Choice(
     value: Signal<String>,
     on_change: Callback<String>,
 ) -> impl IntoView {
+    let class = control_class(
+        name,
+        &[
+            "control choice",
+            "control choice gone",
+            "control choice locked",
+        ],
+    );
     view! {
-        <fieldset class="control choice" data-control=name>
+        <fieldset class=class data-control=name>
             <legend>{label}</legend>
             {options
                 .into_iter()
@@ -326,6 +355,8 @@ pub struct Painter {
     /// The work a full paint does, as told by [`Painter::quick_for`].
     work: std::cell::Cell<Option<f64>>,
     slot: Slot,
+    /// Painting for an SVG export: drawn in full, nothing copied from a cache.
+    vector: bool,
 }
 
 /// What a chart's frame (everything but its data) shows, with the theme and canvas size.
@@ -386,11 +417,16 @@ impl Painter {
             area.present().ok()?;
             let (w, h) = area.dim_in_pixel();
             let bar_w = colour_bar_width(w, theme);
-            let bar = colour_bar(&frame.colour_bar, (bar_w, h), theme)?;
-            let ctx = self.context()?;
-            ctx.draw_image_with_html_canvas_element(&bar, f64::from(w - bar_w), 0.0)
-                .ok()?;
-            let (main, _) = area.split_horizontally(w - bar_w);
+            let (main, right) = area.split_horizontally(w - bar_w);
+            if self.vector {
+                // Its labels as text, not a copy of the cached bar's pixels.
+                draw_colour_bar(&right, &frame.colour_bar, theme).ok()?;
+            } else {
+                let bar = colour_bar(&frame.colour_bar, (bar_w, h), theme)?;
+                let ctx = self.context()?;
+                ctx.draw_image_with_html_canvas_element(&bar, f64::from(w - bar_w), 0.0)
+                    .ok()?;
+            }
             draw_heatmap_axes(&main, frame, theme).ok()
         })
     }
@@ -619,6 +655,50 @@ const MAX_CANVAS_PX: f64 = 4096.0;
 /// A chart's paint function, type-erased so that every chart shares one copy of the canvas code.
 pub type PaintFn = std::rc::Rc<dyn Fn(&Painter) -> Option<PlotRect>>;
 
+thread_local! {
+    /// Every chart on the page by its slot: its paint function and text scale, for the SVG
+    /// export (which paints it again on a recording context).
+    static CHARTS: std::cell::RefCell<Vec<(Slot, PaintFn, f64)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Paints the chart of `canvas` (on the page) on `target`, a canvas of the same size whose
+/// context records (see `ui::svg`): in full, with the page's theme and scale.
+pub fn paint_export(
+    canvas: &web_sys::HtmlCanvasElement,
+    target: web_sys::HtmlCanvasElement,
+) -> Option<PlotRect> {
+    let id: u32 = canvas.get_attribute("data-chart")?.parse().ok()?;
+    let (slot, paint, text_scale) = CHARTS.with_borrow(|c| {
+        c.iter()
+            .find(|(s, _, _)| s.id() == id)
+            .map(|(s, p, t)| (*s, p.clone(), *t))
+    })?;
+    let dark = use_context::<AppCtx>().is_some_and(|c| c.dark.get_untracked())
+        || dom::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+            .and_then(|e| e.get_attribute("data-theme"))
+            .is_some_and(|t| t == "dark");
+    let scale = f64::from(canvas.width()) / f64::from(canvas.client_width().max(1)) * text_scale;
+    let painter = Painter {
+        canvas: target,
+        theme: if dark {
+            Theme::dark(scale)
+        } else {
+            Theme::light(scale)
+        },
+        frame_cache: StoredValue::new_local(None),
+        coarse: 1,
+        reduced: std::cell::Cell::new(false),
+        quick_data: std::cell::Cell::new(false),
+        work: std::cell::Cell::new(None),
+        slot,
+        vector: true,
+    };
+    paint(&painter)
+}
+
 /// A chart canvas sized to its box at device resolution and repainted by `paint` whenever
 /// anything `paint` reads changes (and on resize or theme change). Pointer positions are handed
 /// out as fractions of the plotting area that `paint` returned.
@@ -747,6 +827,10 @@ fn chart_canvas(chart: Chart) -> AnyView {
     let laid_out = RwSignal::new((0.0f64, 0.0f64));
     // Painted in animation frames, on screen first (see `schedule`).
     let slot = Slot::register();
+    CHARTS.with_borrow_mut(|c| c.push((slot, paint.clone(), text_scale)));
+    on_cleanup(move || {
+        let _ = CHARTS.try_with(|c| c.borrow_mut().retain(|(s, _, _)| s.id() != slot.id()));
+    });
     node_ref.on_load(move |canvas| {
         observe_size(&canvas, laid_out);
         let _ = canvas.set_attribute("data-chart", &slot.id().to_string());
@@ -814,6 +898,7 @@ fn chart_canvas(chart: Chart) -> AnyView {
             quick_data: std::cell::Cell::new(false),
             work: std::cell::Cell::new(None),
             slot,
+            vector: false,
         };
         let started = dom::now_ms();
         if let Some(r) = paint(&painter) {

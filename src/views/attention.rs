@@ -277,4 +277,7 @@ const ATTENTION_CSS: &str = r#"
 .demo-table tr.order-visible td:last-child { color: var(--ok); font-weight: 600; }
 .demo-table tr.order-invisible td:last-child { color: var(--bad); font-weight: 600; }
 .demo-table .vec { font-family: ui-monospace, monospace; font-size: 0.85rem; }
+.control-line { display: flex; flex-wrap: wrap; align-items: flex-end; gap: 8px 16px; }
+.control-line .control { flex: 1; min-width: 220px; }
+.panels.single { grid-template-columns: 1fr; }
 "#;

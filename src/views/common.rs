@@ -137,7 +137,7 @@ pub fn ExportButtons(
     /// Offers NPY when `.0` is true.
     #[prop(default = None)]
     npy: Option<(Signal<bool>, Callback<()>)>,
-    /// Python that regenerates the data.
+    /// Python that regenerates the data (or, empty, a callback that copies it itself).
     #[prop(optional)]
     snippet: Option<Callback<(), String>>,
 ) -> impl IntoView {
@@ -146,6 +146,7 @@ pub fn ExportButtons(
         <DataTable csv=csv/>
         <ExportBar>
             <button on:click=move |_| export::png(canvas, &format!("{}.png", stem.get_untracked()))>"PNG"</button>
+            <button on:click=move |_| export::svg(canvas, format!("{}.svg", stem.get_untracked()))>"SVG"</button>
             <button on:click=move |_| csv.run(())>"CSV"</button>
             {npy.map(|(offered, cb)| {
                 view! {
@@ -156,7 +157,11 @@ pub fn ExportButtons(
             })}
             {snippet.map(|code| view! {
                 <button on:click=move |_| {
-                    dom::copy_text(&code.run(()));
+                    // Empty when the callback copies the code itself (once fetched).
+                    let code = code.run(());
+                    if !code.is_empty() {
+                        dom::copy_text(&code);
+                    }
                     copied.set(true);
                 }>{move || if copied.get() { "Copied ✓" } else { "Copy as NumPy" }}</button>
             })}

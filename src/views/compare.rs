@@ -224,4 +224,5 @@ const COMPARE_CSS: &str = r#"
 .view-compare .table-wrap { max-height: none; }
 .compare-table { border-collapse: collapse; font-size: 0.92rem; width: 100%; }
 .compare-table th, .compare-table td { border-bottom: 1px solid var(--border); padding: 6px 10px; text-align: left; vertical-align: top; }
+.panels.single { grid-template-columns: 1fr; }
 "#;

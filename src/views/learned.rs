@@ -24,7 +24,9 @@ use crate::ui::context::{select, select_state, AppCtx, Computed, Keyed};
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
 use crate::ui::schedule;
 use crate::ui::tables::{Loaded, TableStore};
-use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel, StateRange};
+use crate::ui::widgets::{
+    control_class, panel_visible, ChartCanvas, Choice, Painter, Panel, StateRange, CONTROL,
+};
 use crate::views::common::{
     heatmap_frame, highlight_marks, line_series, paint_lines, ExportButtons,
 };
@@ -264,8 +266,9 @@ fn FilePicker(store: TableStore) -> impl IntoView {
             }
         });
     };
+    let class = control_class("file", CONTROL);
     view! {
-        <div class="control" data-control="file">
+        <div class=class data-control="file">
             <label for="ctl-file">"Position table (.npy float32/float16, or .csv)"</label>
             <input id="ctl-file" type="file" accept=".npy,.csv,text/csv" on:change=on_change/>
             <p class="control-msg" role="status">{move || message.get()}</p>

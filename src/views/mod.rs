@@ -88,6 +88,43 @@ pub async fn load_lesson() -> Result<AnyView, LoadFailed> {
     call!(lesson_frame)
 }
 
+/// Work done by code fetched on its first use (the chunk `extras`): the first page carries
+/// only this enum and [`run`].
+pub enum Job {
+    /// Download the chart on this canvas as SVG (`ui::svg`), with this file name.
+    Svg(web_sys::HtmlCanvasElement, String),
+    /// Copy "Copy as NumPy" of a Sinusoidal panel (`snippets`).
+    Snippet(crate::state::SinusoidalState, &'static str),
+    /// Apply figure `index` of the Figures menu to the state, and show its source.
+    Figure(
+        usize,
+        RwSignal<crate::state::AppState>,
+        RwSignal<Option<crate::state::figures::Figure>>,
+    ),
+}
+
+#[cfg_attr(feature = "split", wasm_split_helpers::wasm_split(extras, fallible))]
+fn extras(job: Job) -> Result<(), LoadFailed> {
+    match job {
+        Job::Svg(canvas, filename) => crate::ui::svg::download(canvas, filename),
+        Job::Snippet(state, panel) => {
+            crate::ui::dom::copy_text(&crate::snippets::sinusoidal_panel(&state, panel))
+        }
+        Job::Figure(index, state, shown) => crate::shell::apply_figure(index, state, shown),
+    }
+    Ok(())
+}
+
+/// Runs `job` once its code has arrived (a failed fetch does nothing; the next job tries again).
+pub fn run(job: Job) {
+    leptos::task::spawn_local(async move {
+        #[cfg(feature = "split")]
+        let _ = extras(job).await;
+        #[cfg(not(feature = "split"))]
+        let _ = extras(job);
+    });
+}
+
 /// The component of `view`. The default view comes with the initial download; the others are
 /// fetched on first use. One arm per registered view (the match is exhaustive).
 pub async fn load(view: View) -> Result<AnyView, LoadFailed> {

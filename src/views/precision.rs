@@ -20,7 +20,7 @@ use crate::state::AppState;
 use crate::ui::context::{select_state, AppCtx, Computed, Keyed};
 use crate::ui::export;
 use crate::ui::schedule;
-use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, StateRange};
+use crate::ui::widgets::{control_class, panel_visible, ChartCanvas, Painter, Panel, StateRange};
 use crate::views::common::{line_series, paint_lines, stride_note, ExportButtons};
 
 /// Positions shown on each side of `pos` in the positions panel.
@@ -86,14 +86,23 @@ pub fn PrecisionView() -> impl IntoView {
             state.update(|s| s.precision = preset.precision);
         }
     };
+    let class = control_class(
+        "preset",
+        &[
+            "control presets",
+            "control presets gone",
+            "control presets locked",
+        ],
+    );
     view! {
         <div class="view view-precision">
+            <style>{PRECISION_CSS}</style>
             <div class="view-intro">
                 <p>{crate::captions::PRECISION_INTRO}</p>
             </div>
             {show_controls.then(|| view! {
                 <div class="controls" role="group" aria-label="Precision controls">
-                    <div class="control presets">
+                    <div class=class data-control="preset">
                         <label for="ctl-precision-preset">"Preset"</label>
                         <select id="ctl-precision-preset" on:change=on_preset>
                             <option value="">"Choose a model…"</option>
@@ -122,8 +131,16 @@ pub fn PrecisionView() -> impl IntoView {
 #[component]
 fn PathPicker() -> impl IntoView {
     let state = use_context::<AppCtx>().expect("AppCtx").state;
+    let class = control_class(
+        "paths",
+        &[
+            "control choice methods",
+            "control choice methods gone",
+            "control choice methods locked",
+        ],
+    );
     view! {
-        <fieldset class="control choice methods" data-control="paths">
+        <fieldset class=class data-control="paths">
             <legend>"Paths"</legend>
             {Path::ALL
                 .into_iter()
@@ -618,3 +635,11 @@ fn ErrorPanel(ps: Memo<PrecisionState>) -> impl IntoView {
     }
     .into_any()
 }
+
+/// Styles only this chunk's markup uses (the first page does not carry them).
+const PRECISION_CSS: &str = r#"
+.presets .source { color: var(--muted); font-size: 0.85rem; margin: 4px 0 0; }
+.presets button.figure { margin-top: 6px; }
+.sampling-note { color: var(--muted); font-size: 0.85rem; margin: 0; }
+.sampling-note:empty { display: none; }
+"#;

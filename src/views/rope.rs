@@ -20,7 +20,8 @@ use crate::ui::dom;
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
 use crate::ui::schedule;
 use crate::ui::widgets::{
-    panel_visible, ChartCanvas, Choice, Painter, Panel, StateChoice, StateRange,
+    control_class, panel_visible, ChartCanvas, Choice, Painter, Panel, StateChoice, StateRange,
+    CONTROL,
 };
 use crate::views::common::{
     heatmap_frame, highlight_marks, line_series, paint_lines, reference_line, stride_note,
@@ -141,6 +142,7 @@ pub fn RopeView() -> impl IntoView {
     };
     view! {
         <div class="view view-rope">
+            <style>{ROPE_CSS}</style>
             <div class="view-intro">
                 <p>{crate::captions::ROPE_INTRO}</p>
                 <div class="formula" inner_html=crate::format::rope_definition()></div>
@@ -216,8 +218,9 @@ fn VectorInput(name: &'static str, rs: Memo<RopeState>) -> impl IntoView {
         }
     };
     let id = format!("ctl-{name}");
+    let class = control_class(name, CONTROL);
     view! {
-        <div class="control" data-control=name>
+        <div class=class data-control=name>
             <label for=id.clone()>{format!("{name} ({} numbers, comma-separated)", rs.with_untracked(|s| s.head_dim))}</label>
             <textarea id=id rows="2" prop:value=current on:change=on_change></textarea>
             <p class="control-msg" role="status">{move || message.get()}</p>
@@ -632,10 +635,11 @@ fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
         parts.join(",")
     };
     let show_controls = ctx.state.with_untracked(|s| s.show_controls);
+    let class = control_class("m", CONTROL);
     view! {
         <Panel id=ID>
             {show_controls.then(|| view! {
-                <div class="control" data-control="m">
+                <div class=class data-control="m">
                     <label for="ctl-m">"Query positions m (comma-separated, up to 4)"</label>
                     <input id="ctl-m" type="text" prop:value=queries_text on:change=on_queries/>
                 </div>
@@ -902,3 +906,12 @@ fn WavelengthPanel(m: RopeMemos) -> impl IntoView {
     }
     .into_any()
 }
+
+/// Styles only this chunk's markup uses (the first page does not carry them).
+const ROPE_CSS: &str = r#"
+.control-line { display: flex; flex-wrap: wrap; align-items: flex-end; gap: 8px 16px; }
+.control-line .control { flex: 1; min-width: 220px; }
+.control-note { color: var(--muted); font-size: 0.9rem; margin: 0; align-self: center; }
+.sampling-note { color: var(--muted); font-size: 0.85rem; margin: 0; }
+.sampling-note:empty { display: none; }
+"#;

@@ -22,7 +22,10 @@ use crate::state::ScalingState;
 use crate::ui::context::{select, select_state, AppCtx, Computed, Keyed};
 use crate::ui::export;
 use crate::ui::schedule;
-use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, StateChoice, StateRange};
+use crate::ui::widgets::{
+    control_class, panel_visible, ChartCanvas, ExportBar, Painter, Panel, StateChoice, StateRange,
+    CONTROL,
+};
 use crate::views::common::{line_series, paint_lines, reference_line, stride_note, ExportButtons};
 
 /// The methods' frequencies, or why a method could not be applied.
@@ -152,8 +155,16 @@ pub fn ScalingView() -> impl IntoView {
 #[component]
 fn MethodPicker() -> impl IntoView {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let class = control_class(
+        "method",
+        &[
+            "control choice methods",
+            "control choice methods gone",
+            "control choice methods locked",
+        ],
+    );
     view! {
-        <fieldset class="control choice methods" data-control="method">
+        <fieldset class=class data-control="method">
             <legend>"Methods"</legend>
             {Method::ALL
                 .into_iter()
@@ -213,8 +224,9 @@ fn OptionalNumber(
             )),
         }
     };
+    let class = control_class(spec.name, CONTROL);
     view! {
-        <div class="control" data-control=spec.name>
+        <div class=class data-control=spec.name>
             <label for=id.clone()>{spec.label}</label>
             <input id=id type="text" inputmode="decimal" class="num" placeholder="auto" prop:value=value on:change=on_change/>
             <p class="control-msg" role="status">{move || message.get()}</p>
@@ -271,8 +283,9 @@ fn FactorList(name: &'static str) -> impl IntoView {
         }
     };
     let id = format!("ctl-{name}");
+    let class = control_class(name, CONTROL);
     view! {
-        <div class="control" data-control=name>
+        <div class=class data-control=name>
             <label for=id.clone()>{format!("LongRoPE {name} (blank: illustrative)")}</label>
             <textarea id=id rows="2" placeholder="short: all 1; long: 1 → factor" prop:value=value on:change=on_change></textarea>
             <p class="control-msg" role="status">{move || message.get()}</p>
@@ -310,8 +323,16 @@ fn Presets() -> impl IntoView {
         });
         source.set(Some("YaRN on LLaMA-2: Peng et al. (2023), “YaRN: Efficient Context Window Extension of Large Language Models” — D 128, base 10000, L₀ 4096, s = 16 (65,536 positions).".into()));
     };
+    let class = control_class(
+        "preset",
+        &[
+            "control presets",
+            "control presets gone",
+            "control presets locked",
+        ],
+    );
     view! {
-        <div class="control presets">
+        <div class=class data-control="preset">
             <label for="ctl-preset">"Model preset"</label>
             <select id="ctl-preset" on:change=on_model>
                 <option value="">"Choose a model…"</option>
@@ -353,8 +374,16 @@ fn ConfigPaste() -> impl IntoView {
         }
         Err(e) => message.set(Some((false, format!("Not applied: {e}")))),
     };
+    let class = control_class(
+        "config",
+        &[
+            "control config-paste",
+            "control config-paste gone",
+            "control config-paste locked",
+        ],
+    );
     view! {
-        <div class="control config-paste" data-control="config">
+        <div class=class data-control="config">
             <label for="ctl-config">"Paste a config.json (read here, never sent)"</label>
             <textarea id="ctl-config" rows="3" placeholder="{\"hidden_size\": 4096, \"num_attention_heads\": 32, \"rope_theta\": 500000, …}"
                 prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
@@ -516,6 +545,10 @@ fn FrequenciesPanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl 
             <table class="method-summary"><tbody>{summary}</tbody></table>
             <p class="about">{crate::captions::SCALING_FREQUENCIES}</p>
             <ExportButtons canvas=freq_canvas stem=stem csv=csv_cb snippet=Callback::new(move |_| ss.with_untracked(snippet))/>
+            <ExportBar>
+                <button on:click=move |_| export::png(wave_canvas, &format!("{}_wavelength.png", stem.get_untracked()))>"Wavelength PNG"</button>
+                <button on:click=move |_| export::svg(wave_canvas, format!("{}_wavelength.svg", stem.get_untracked()))>"Wavelength SVG"</button>
+            </ExportBar>
         </Panel>
     }
     .into_any()
@@ -681,4 +714,21 @@ const SCALING_CSS: &str = r#"
 .method-errors:empty { display: none; }
 .method-summary { font-size: 0.9rem; border-collapse: collapse; margin: 8px 0; }
 .method-summary th { text-align: right; padding-right: 12px; font-weight: 600; }
+.controls.scaling-controls { position: static; }
+/* Controls as tall as a screen go beside the charts on a wide one, and stay there while the
+   page scrolls (their own scroll bar when taller than the window). */
+@media (min-width: 1100px) {
+  .view-body.beside { display: grid; grid-template-columns: minmax(300px, 23rem) minmax(0, 1fr); gap: 16px; align-items: start; margin-top: 12px; }
+  .view-body.beside > .controls {
+    position: sticky; top: 8px; max-height: calc(100vh - 16px); overflow-y: auto; margin: 0;
+    grid-template-columns: minmax(0, 1fr); overscroll-behavior: contain;
+  }
+  .view-body.beside .method-group { grid-template-columns: minmax(0, 1fr); }
+  .view-body.beside .panels { grid-template-columns: minmax(0, 1fr); }
+}
+.control-msg.ok { color: var(--muted); }
+.presets .source { color: var(--muted); font-size: 0.85rem; margin: 4px 0 0; }
+.presets button.figure { margin-top: 6px; }
+.sampling-note { color: var(--muted); font-size: 0.85rem; margin: 0; }
+.sampling-note:empty { display: none; }
 "#;

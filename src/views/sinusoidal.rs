@@ -15,7 +15,6 @@ use crate::render::charts::{fit_y_range, Band, LineChart, Series, SeriesStyle};
 use crate::render::colormap::ColorMap;
 use crate::render::envelope::{display_stride, TERMS_PER_FRAME};
 use crate::render::raster::{AxisSamples, SampledGrid};
-use crate::snippets::sinusoidal_panel;
 use crate::state::app::{BASE, D_MODEL, OFFSET, P0, SEQ_LEN};
 use crate::state::SinusoidalState;
 use crate::ui::context::{select, select_state, AppCtx, Computed};
@@ -218,6 +217,7 @@ pub fn BelowPanels() -> impl IntoView {
         focus_col,
     } = use_context::<Shared>().expect("Shared");
     view! {
+        <style>{BELOW_CSS}</style>
         <SpectrumPanel pe=pe seq_len=seq_len sv=sv/>
         <SimilarityPanel pe=pe seq_len=seq_len sv=sv/>
         <OffsetPanel pe=pe seq_len=seq_len sv=sv/>
@@ -237,7 +237,12 @@ fn PanelExports(
     let stem = Signal::derive(move || {
         sv.with(|s| format!("{panel}_seq{}_d{}_base{}", s.seq_len, s.d_model, s.base))
     });
-    let snippet = Callback::new(move |_| sv.with_untracked(|s| sinusoidal_panel(s, panel)));
+    // The Python is fetched with the exports' code the first time (the first page does not
+    // carry it), then copied.
+    let snippet = Callback::new(move |_| {
+        crate::views::run(crate::views::Job::Snippet(sv.get_untracked(), panel));
+        String::new()
+    });
     view! { <ExportButtons canvas=canvas stem=stem csv=csv npy=npy snippet=snippet/> }
 }
 
@@ -806,6 +811,7 @@ fn SimilarityPanel(
             <DataTable csv=csv_curve/>
             <ExportBar>
                 <button on:click=move |_| export::png(curve_canvas, "pe-similarity_curve.png")>"Curve PNG"</button>
+                <button on:click=move |_| export::svg(curve_canvas, "pe-similarity_curve.svg".into())>"Curve SVG"</button>
                 <button on:click=move |_| csv_curve.run(())>"Curve CSV"</button>
             </ExportBar>
         </Panel>
@@ -991,6 +997,7 @@ fn OffsetPanel(
             <DataTable csv=csv_map/>
             <ExportBar>
                 <button on:click=move |_| export::png(matrix_canvas, "pe-offset_matrix.png")>"Matrix PNG"</button>
+                <button on:click=move |_| export::svg(matrix_canvas, "pe-offset_matrix.svg".into())>"Matrix SVG"</button>
                 <button on:click=move |_| csv_map.run(())>"Matrix CSV"</button>
             </ExportBar>
         </Panel>
@@ -1228,3 +1235,18 @@ fn IndexPanel(
     }
     .into_any()
 }
+
+/// Styles only this chunk's markup uses (the first page does not carry them).
+const BELOW_CSS: &str = r#"
+.loops { display: grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap: 12px; }
+.loops figure { margin: 0; min-width: 0; }
+.loops figcaption { font-weight: 600; font-size: 0.9rem; margin: 8px 0 4px; }
+.index-table tr.hl { outline: 3px solid var(--focus); outline-offset: -3px; }
+.index-table tbody tr[data-pair] { cursor: pointer; }
+.residual { font-variant-numeric: tabular-nums; }
+.index-table { border-collapse: collapse; font-size: 0.85rem; font-variant-numeric: tabular-nums; width: 100%; }
+.index-table caption { text-align: left; color: var(--muted); padding-bottom: 4px; }
+.index-table th, .index-table td { border-bottom: 1px solid var(--border); padding: 2px 8px; text-align: right; }
+.index-table tr.elided td { text-align: center; color: var(--muted); }
+pre.code { background: var(--code); padding: 8px 12px; border-radius: 6px; overflow-x: auto; font-size: 0.85rem; }
+"#;

@@ -1,0 +1,206 @@
+// What a teacher needs in class: controls hidden or locked by the URL, the Share dialog and a
+// lesson step; (more below as they come).
+import { test } from 'node:test';
+import fs from 'node:fs';
+import assert from 'node:assert/strict';
+import { useApp, openApp, revealAll, settle, registeredViews } from './support.mjs';
+
+const app = useApp();
+
+/** The names of the controls on the page, in page order. */
+const controlNames = (page) => page.$$eval('main [data-control]', (els) => [...new Set(els.map((e) => e.dataset.control))]);
+
+/** Tries to change control `name` with the mouse and the keyboard, as a student would. */
+async function tryToChange(page, name, { keys = true } = {}) {
+  const input = page.locator(`[data-control="${name}"] :is(input, select, textarea, button)`).first();
+  const box = await input.boundingBox();
+  if (box) await page.mouse.click(box.x + box.width * 0.8, box.y + box.height / 2);
+  await input.evaluate((e) => e.focus());
+  // (A lesson moves between steps with the arrow keys: there, only the mouse.)
+  if (keys) for (const key of ['ArrowRight', 'ArrowRight', 'End', 'Space', '9']) await page.keyboard.press(key);
+  await settle(page);
+}
+
+test('hide= and lock= hide and lock the named controls on every view, and say which names are unknown', async () => {
+  for (const view of await registeredViews(app)) {
+    const registered = view.controls.split(' ');
+    const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=${view.name}`);
+    await revealAll(page);
+    const names = await controlNames(page);
+    // The registry names every control the page shows (the Share dialog and the parser use it).
+    for (const n of names) assert.ok(registered.includes(n), `${view.name}: ${n} is not in the registry (${view.controls})`);
+    await context.close();
+
+    const [hidden, locked] = names;
+    const q = `?view=${view.name}&hide=${hidden}${locked ? `&lock=${locked}` : ''}&hide=nope`;
+    const opened = await openApp(app.browser, `${app.server.url}${q}`);
+    const p = opened.page;
+    await revealAll(p);
+    assert.equal(await p.locator(`[data-control="${hidden}"]:visible`).count(), 0, `${view.name}: ${hidden} is visible`);
+    for (const n of names.slice(2)) {
+      assert.ok(await p.locator(`[data-control="${n}"]`).first().isVisible(), `${view.name}: ${n} should stay visible`);
+    }
+    if (locked) {
+      const el = p.locator(`[data-control="${locked}"]`).first();
+      assert.ok(await el.isVisible(), `${view.name}: locked ${locked} is shown`);
+      assert.equal(await el.getAttribute('inert'), '', `${view.name}: ${locked} is inert`);
+      assert.match(await el.locator(':scope > :is(label, legend):first-child').evaluate((l) => getComputedStyle(l, '::after').content), /locked/);
+      const before = p.url();
+      await tryToChange(p, locked);
+      assert.equal(p.url(), before, `${view.name}: the locked ${locked} changed the state`);
+      assert.equal(await p.evaluate((n) => !!document.activeElement?.closest(`[data-control="${n}"]`), locked), false);
+    }
+    assert.deepEqual(opened.errors, []);
+    await opened.context.close();
+    assert.deepEqual(errors, []);
+  }
+});
+
+test('an unknown control name is ignored with a notice that lists the view\'s controls', async () => {
+  const { page, context } = await openApp(app.browser, `${app.server.url}?view=rope&hide=theta,base&lock=head_dim`);
+  const notice = await page.locator('.notices').innerText();
+  assert.match(notice, /“base” is not a control of this view; ignored \(Share lists its controls\)/);
+  assert.equal(await page.locator('[data-control="theta"]:visible').count(), 0);
+  // The URL keeps what was used, not the unknown name.
+  await settle(page);
+  const params = new URL(page.url()).searchParams;
+  assert.deepEqual([params.get('hide'), params.get('lock')], ['theta', 'head_dim']);
+  // Choosing another view clears them: they named this view's controls.
+  await page.click('nav button:has-text("Precision")');
+  await page.waitForSelector('[data-control="theta"]');
+  assert.ok(await page.locator('[data-control="theta"]').isVisible());
+  assert.equal(await page.locator('[data-control][inert]').count(), 0);
+  await context.close();
+});
+
+test('the Share dialog hides and locks controls in both links, and the links do it', async () => {
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=rope&head_dim=32`);
+  await page.click('button.share');
+  await page.waitForFunction(() => document.querySelector('dialog.share-dialog')?.open, null, { timeout: 5000 });
+  // One row per control of the view, labelled as on the page.
+  const rows = await page.locator('.control-option').allInnerTexts();
+  assert.ok(rows.some((r) => /^theta\s+Base/.test(r)), rows.join(' | '));
+  await page.check('[data-hide="theta"]');
+  await page.check('[data-lock="head_dim"]');
+  await page.check('[data-lock="layout"]');
+  const permalink = new URL(await page.inputValue('#share-permalink')).searchParams;
+  assert.deepEqual([permalink.get('hide'), permalink.get('lock'), permalink.get('head_dim')], ['theta', 'head_dim,layout', '32']);
+  const embed = await page.inputValue('#share-embed');
+  assert.equal(new URL(embed).searchParams.get('lock'), 'head_dim,layout');
+  const embedded = await openApp(app.browser, embed);
+  assert.equal(await embedded.page.locator('[data-control="theta"]:visible').count(), 0);
+  assert.equal(await embedded.page.locator('[data-control="head_dim"]').getAttribute('inert'), '');
+  assert.equal(await embedded.page.locator('[data-control="layout"]').getAttribute('inert'), '');
+  assert.deepEqual(embedded.errors, []);
+  await embedded.context.close();
+  // Unticked, the links drop them again.
+  await page.uncheck('[data-hide="theta"]');
+  assert.equal(new URL(await page.inputValue('#share-permalink')).searchParams.get('hide'), null);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a lesson step locks and hides controls of its own', async () => {
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?lesson=seed&step=20`);
+  await page.waitForSelector('[data-control="method"]');
+  assert.equal(await page.locator('[data-control="method"]').getAttribute('inert'), '');
+  assert.equal(await page.locator('[data-control="preset"]:visible').count(), 0);
+  assert.equal(await page.locator('[data-control="factor"]').getAttribute('inert'), null);
+  const before = await page.$$eval('[data-control="method"] input', (i) => i.map((e) => e.checked));
+  await tryToChange(page, 'method', { keys: false });
+  assert.equal(await page.evaluate(() => !!document.activeElement?.closest('[data-control="method"]')), false);
+  assert.deepEqual(await page.$$eval('[data-control="method"] input', (i) => i.map((e) => e.checked)), before);
+  // A step that names none locks nothing.
+  await page.goto(`${app.server.url}?lesson=seed&step=17`);
+  await page.waitForSelector('[data-control="theta"]');
+  assert.equal(await page.locator('[data-control][inert]').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** Clicks `button` and returns the downloaded file's name and text. */
+async function download(page, button) {
+  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 15000 }), button.click()]);
+  return { name: dl.suggestedFilename(), text: fs.readFileSync(await dl.path(), 'utf8') };
+}
+
+/** What a browser's XML parser reads in an SVG file (an error if it is not well-formed). */
+const readSvg = (page, text) => page.evaluate((t) => {
+  const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
+  if (doc.querySelector('parsererror')) return { error: doc.querySelector('parsererror').textContent };
+  const svg = doc.documentElement;
+  return {
+    root: svg.localName,
+    ns: svg.namespaceURI,
+    width: parseFloat(svg.getAttribute('width')),
+    height: parseFloat(svg.getAttribute('height')),
+    viewBox: svg.getAttribute('viewBox'),
+    title: doc.querySelector('title')?.textContent,
+    texts: [...doc.querySelectorAll('text')].map((t) => t.textContent),
+    images: doc.querySelectorAll('image').length,
+    rects: doc.querySelectorAll('rect').length,
+    paths: doc.querySelectorAll('path').length,
+    background: doc.querySelector('rect')?.getAttribute('fill'),
+  };
+}, text);
+
+test('every chart exports SVG: well-formed, its title and axis labels as text, the panel\'s aspect', async () => {
+  for (const view of await registeredViews(app)) {
+    const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=${view.name}`);
+    await revealAll(page);
+    for (const { id, title } of view.panels) {
+      const panel = page.locator(`[data-panel="${id}"]`);
+      const canvases = await panel.locator('canvas.chart').count();
+      const buttons = panel.locator('.exports button', { hasText: /SVG$/ });
+      // One SVG button per chart of the panel.
+      assert.equal(await buttons.count(), canvases, `${id}: ${canvases} charts`);
+      const boxes = await panel.locator('canvas.chart').evaluateAll((cs) => cs.map((c) => ({ w: c.getBoundingClientRect().width, h: c.getBoundingClientRect().height, pw: c.width, ph: c.height })));
+      const drawn = [];
+      for (let k = 0; k < canvases; k++) {
+        const { name, text } = await download(page, buttons.nth(k));
+        assert.match(name, /\.svg$/);
+        const svg = await readSvg(page, text);
+        assert.equal(svg.error, undefined, `${id}: ${svg.error}`);
+        assert.equal(svg.root, 'svg');
+        assert.equal(svg.ns, 'http://www.w3.org/2000/svg');
+        assert.equal(svg.title, title, id);
+        // Tick labels and axis titles are text, not pixels.
+        const words = svg.texts.filter((t) => /[a-zA-Zα-ωΔ]/.test(t));
+        assert.ok(svg.texts.length >= 4 && words.length >= 1, `${id}: texts ${JSON.stringify(svg.texts)}`);
+        // The size of one of the panel's charts on the page: its aspect, its pixels as the viewBox.
+        const box = boxes.find((b) => svg.viewBox === `0 0 ${b.pw} ${b.ph}`);
+        assert.ok(box, `${id}: viewBox ${svg.viewBox} is no chart's (${JSON.stringify(boxes)})`);
+        assert.ok(Math.abs(svg.width / svg.height - box.w / box.h) < 0.01, `${id}: ${svg.width}×${svg.height} vs ${box.w}×${box.h}`);
+        drawn.push(box);
+      }
+      // Each chart once.
+      assert.equal(new Set(drawn).size, canvases, `${id}: every chart exported`);
+    }
+    assert.deepEqual(errors, [], view.name);
+    await context.close();
+  }
+});
+
+test('SVG: a small heatmap\'s cells are rectangles, a large one an embedded image; labels name the axes; the theme in use', async () => {
+  const small = await openApp(app.browser, `${app.server.url}?view=sinusoidal&seq_len=50&d_model=8&panel=pe-heatmap&embed=1`);
+  let svg = await readSvg(small.page, (await download(small.page, small.page.locator('.exports button', { hasText: /^SVG$/ }))).text);
+  assert.equal(svg.images, 0);
+  assert.ok(svg.rects >= 400, `${svg.rects} rectangles for 50 × 8 cells`);
+  for (const label of ['position', 'column (embedding dimension)', 'PE value']) assert.ok(svg.texts.includes(label), `${label} in ${svg.texts}`);
+  await small.context.close();
+
+  const large = await openApp(app.browser, `${app.server.url}?view=sinusoidal&seq_len=2048&d_model=512&panel=pe-heatmap&embed=1&theme=dark`);
+  svg = await readSvg(large.page, (await download(large.page, large.page.locator('.exports button', { hasText: /^SVG$/ }))).text);
+  assert.equal(svg.images, 1, 'the cells as one embedded PNG');
+  assert.ok(svg.texts.includes('PE value'), 'the colour bar\'s label stays text');
+  // The dark theme's background, as on the page.
+  const bg = await large.page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--panel').trim());
+  assert.notEqual(svg.background, 'rgb(255,255,255)', `dark background, page ${bg}`);
+  await large.context.close();
+
+  const lines = await openApp(app.browser, `${app.server.url}?view=rope&panel=rope-decay&embed=1`);
+  svg = await readSvg(lines.page, (await download(lines.page, lines.page.locator('.exports button', { hasText: /^SVG$/ }))).text);
+  assert.ok(svg.paths >= 3, 'curves are paths');
+  assert.ok(svg.texts.some((t) => /distance/.test(t)), svg.texts.join(' | '));
+  await lines.context.close();
+});
