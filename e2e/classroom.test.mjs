@@ -2,8 +2,9 @@
 // lesson step; (more below as they come).
 import { test } from 'node:test';
 import fs from 'node:fs';
+import path from 'node:path';
 import assert from 'node:assert/strict';
-import { useApp, openApp, revealAll, settle, registeredViews } from './support.mjs';
+import { useApp, openApp, revealAll, settle, registeredViews, startServer } from './support.mjs';
 
 const app = useApp();
 
@@ -203,4 +204,58 @@ test('SVG: a small heatmap\'s cells are rectangles, a large one an embedded imag
   assert.ok(svg.paths >= 3, 'curves are paths');
   assert.ok(svg.texts.some((t) => /distance/.test(t)), svg.texts.join(' | '));
   await lines.context.close();
+});
+
+test('the example course page, served from another origin: every frame renders, is sized by its messages, and stays within the page', async () => {
+  const pages = await startServer({ root: path.resolve('examples') });
+  // "localhost" and "127.0.0.1" are different origins.
+  const host = pages.url.replace('127.0.0.1', 'localhost');
+  assert.notEqual(new URL(host).origin, app.server.origin);
+  const context = await app.browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  // Every file is found (the host's own favicon aside: a course site has its own).
+  const missing = [];
+  page.on('response', (r) => { if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) missing.push(r.url()); });
+  await page.goto(`${host}course-page.html?lab=${encodeURIComponent(app.server.url)}`);
+  const frames = await page.locator('iframe.pe-lab').count();
+  assert.equal(frames, 4);
+  for (let i = 0; i < frames; i++) {
+    const el = page.locator('iframe.pe-lab').nth(i);
+    // Chromium renders a cross-origin frame once it is on screen, as a reader scrolls.
+    await el.scrollIntoViewIfNeeded();
+    const frame = page.frameLocator('iframe.pe-lab >> nth=' + i);
+    await frame.locator('canvas.chart[data-plot]').first().waitFor({ timeout: 20000 });
+    // Sized by its messages: the frame's height becomes its content's (not the page's 480 px).
+    await page.waitForFunction((k) => {
+      const f = document.querySelectorAll('iframe.pe-lab')[k];
+      return f.style.height && f.style.height !== '480px';
+    }, i, { timeout: 20000 });
+  }
+  const inside = [];
+  for (let i = 0; i < frames; i++) {
+    const el = page.locator('iframe.pe-lab').nth(i);
+    const box = await el.evaluate((f) => ({ src: f.src, right: f.getBoundingClientRect().right, h: f.getBoundingClientRect().height }));
+    const f = await (await el.elementHandle()).contentFrame();
+    inside.push(f);
+    const inner = await f.evaluate(() => ({ h: document.documentElement.scrollHeight, w: document.documentElement.scrollWidth, vw: innerWidth }));
+    assert.ok(Math.abs(inner.h - box.h) <= 2, `${box.src}: frame ${box.h} px, content ${inner.h} px`);
+    // Nothing wider than its frame, and no frame wider than the page's column.
+    assert.ok(inner.w <= inner.vw + 1, `${box.src}: content ${inner.w} px in ${inner.vw} px`);
+    assert.ok(box.right <= 1000, `${box.src} ends at ${box.right}`);
+  }
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), true);
+  // Each frame shows what the page asked for.
+  const frame = (part) => inside.find((f) => f.url().includes(part));
+  assert.equal(await frame('controls=0').locator('.controls').count(), 0);
+  assert.equal(await frame('hide=').locator('[data-control="seq_len"]:visible').count(), 0);
+  assert.ok(await frame('hide=').locator('[data-control="base"]').isVisible());
+  assert.equal(await frame('lock=head_dim').locator('[data-control="head_dim"]').getAttribute('inert'), '');
+  assert.match(await frame('lesson=seed').locator('.lesson-step h2').innerText(), /^2\. The encoding is a matrix/);
+  assert.deepEqual(missing, []);
+  assert.deepEqual(errors.filter((e) => !/404 \(Not Found\)/.test(e)), []);
+  await context.close();
+  await pages.close();
 });

@@ -24,5 +24,11 @@ CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --
 step "release build"
 trunk build --release --offline
 
+step "package (the site archive of ./scripts/package.sh)"
+./scripts/package.sh --no-build
+for f in ./index.html ./HOSTING.md ./examples/course-page.html ./sw.js ./lessons/seed.json; do
+  tar -tzf target/pe-lab-site.tar.gz | grep -qxF "$f" || { echo "the archive lacks $f" >&2; exit 1; }
+done
+
 step "end-to-end specs (playwright-core, headless Chromium)"
 node --test --test-concurrency=1 e2e/
