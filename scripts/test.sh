@@ -26,8 +26,9 @@ trunk build --release --offline
 
 step "package (the site archive of ./scripts/package.sh)"
 ./scripts/package.sh --no-build
+listing=$(tar -tzf target/pe-lab-site.tar.gz)
 for f in ./index.html ./HOSTING.md ./examples/course-page.html ./sw.js ./lessons/seed.json; do
-  tar -tzf target/pe-lab-site.tar.gz | grep -qxF "$f" || { echo "the archive lacks $f" >&2; exit 1; }
+  grep -qxF "$f" <<<"$listing" || { echo "the archive lacks $f" >&2; exit 1; }
 done
 
 step "end-to-end specs (playwright-core, headless Chromium)"
