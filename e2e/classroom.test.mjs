@@ -60,7 +60,7 @@ test('hide= and lock= hide and lock the named controls on every view, and say wh
 test('an unknown control name is ignored with a notice that lists the view\'s controls', async () => {
   const { page, context } = await openApp(app.browser, `${app.server.url}?view=rope&hide=theta,base&lock=head_dim`);
   const notice = await page.locator('.notices').innerText();
-  assert.match(notice, /“base” is not a control of this view; ignored \(Share lists its controls\)/);
+  assert.match(notice, /“base” is not a control of this view; ignored\./);
   assert.equal(await page.locator('[data-control="theta"]:visible').count(), 0);
   // The URL keeps what was used, not the unknown name.
   await settle(page);
@@ -258,4 +258,26 @@ test('the example course page, served from another origin: every frame renders, 
   assert.deepEqual(errors.filter((e) => !/404 \(Not Found\)/.test(e)), []);
   await context.close();
   await pages.close();
+});
+
+test('Why position? with a causal mask: without positions the outputs change where the preceding words changed, and the text names the case', async () => {
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=attention&order=4,3,2,1,0`);
+  const none = page.locator('.demo-table[data-condition="none"]');
+  assert.match(await none.locator('caption').innerText(), /Without positional encoding, no mask/);
+  assert.equal(await none.locator('tr.order-visible').count(), 0);
+  assert.match(await page.locator('[data-panel="permutation-demo"] .about').innerText(), /no causal mask/);
+  await page.check('[data-control="causal"] input[value="1"]');
+  await settle(page);
+  assert.equal(new URL(page.url()).searchParams.get('causal'), '1');
+  assert.match(await none.locator('caption').innerText(), /Without positional encoding, causal mask/);
+  // "man the bit dog the": every token has other words before it than in "the dog bit the man".
+  const rows = await none.locator('tbody tr').evaluateAll((rs) => rs.map((r) => [r.querySelector('th').textContent, r.className]));
+  assert.deepEqual(rows, [['man (#4)', 'order-visible'], ['the (#3)', 'order-visible'], ['bit (#2)', 'order-visible'], ['dog (#1)', 'order-visible'], ['the (#0)', 'order-visible']]);
+  assert.match(await page.locator('[data-panel="permutation-demo"] .about').innerText(), /with a causal mask/);
+  // Back to no mask: the parameter goes.
+  await page.check('[data-control="causal"] input[value="0"]');
+  await settle(page);
+  assert.equal(new URL(page.url()).searchParams.get('causal'), null);
+  assert.deepEqual(errors, []);
+  await context.close();
 });

@@ -20,16 +20,19 @@ This folder is the whole app: static files with relative URLs, no server code, n
 another origin. Copy it to any static host, at any path (for example
 `https://example.edu/courses/nlp/pe-lab/`), and open that address.
 
-- **MIME types.** `.wasm` files must be served as `application/wasm` (browsers refuse to
-  compile WebAssembly served otherwise), `.js` as `text/javascript`, `.webmanifest` as
-  `application/manifest+json`. Most hosts do this already; for nginx add
-  `types { application/wasm wasm; }`, for Apache `AddType application/wasm .wasm`.
-- **Compression.** Serve with gzip or brotli if the host can: the first page is about 230 KB
-  gzipped, 610 KB without.
-- **Caching.** Files with a 16-hex-digit hash in their name never change: they may be cached
-  for a year. `index.html`, `sw.js`, the manifest, `lessons/` and the data files should be revalidated.
+- **MIME types.** `.wasm` files must be served as `application/wasm`: the views, the Share
+  dialog and the lessons are separate `.wasm` files, compiled only when served with that type.
+  `.js` as `text/javascript`, `.webmanifest` as `application/manifest+json`. Most hosts do this
+  already (recent nginx versions too); otherwise add `application/wasm wasm;` to nginx's
+  `mime.types`, or `AddType application/wasm .wasm` for Apache.
+- **Compression.** Serve with gzip or brotli if the host can: the first page is about 235 kB
+  gzipped, 610 kB without.
+- **Caching.** Let the host revalidate every file (the default of most static hosts): some
+  files keep their names from one build to the next. The service worker keeps this build for
+  offline use and replaces it with the next.
 - **Embedding in a sandboxed frame** (`sandbox="allow-scripts"`) needs the header
-  `Access-Control-Allow-Origin: *` (GitHub Pages sends it). Ordinary frames need nothing.
+  `Access-Control-Allow-Origin: *` (GitHub Pages sends it). Any frame needs a host that allows
+  framing (no `X-Frame-Options: DENY`, no CSP `frame-ancestors` that leaves the course site out).
 - **Offline.** After one visit the app works without the network (a service worker caches
   this build; a new deploy replaces it on the next visit). It needs HTTPS, or localhost.
 - **A course page.** `examples/course-page.html` embeds three panels and a lesson step. Served

@@ -17,8 +17,9 @@ pub struct Caption {
 }
 
 // Why position?
-pub const ATTENTION_INTRO: &str = "Self-attention compares every token with every other one, but nothing in that comparison says where a token stands. Shuffle the sentence: without a positional encoding each word gets exactly the same output as before, only in a new place, so “the dog bit the man” and “the man bit the dog” look alike. With positions, the outputs change.";
-pub const PERMUTATION_DEMO: &str = "One attention head, 8-dimensional toy embeddings and weights (fixed, seeded), no causal mask. A token's change is the largest difference between its output now and in the original sentence. Without positions every change is zero: attention is permutation-equivariant. Reordering the tokens reorders their outputs and changes none of them (only the set of outputs is permutation-invariant). The two “the” tokens even get identical outputs. A causal mask, where each token sees only earlier ones, would leak order.";
+pub const ATTENTION_INTRO: &str = "Self-attention compares every token with every other one, but nothing in that comparison says where a token stands. Shuffle the sentence: without a positional encoding (and without a causal mask) each word gets exactly the same output as before, only in a new place, so “the dog bit the man” and “the man bit the dog” look alike. With positions, the outputs change.";
+pub const PERMUTATION_DEMO: &str = "One attention head, 8-dimensional toy embeddings and weights (fixed, seeded), no causal mask. A token's change is the largest difference between its output now and in the original sentence. Without positions every change is zero: attention is permutation-equivariant. Reordering the tokens reorders their outputs and changes none of them (only the set of outputs is permutation-invariant). The two “the” tokens even get identical outputs. Choose the causal mask to see what a decoder does.";
+pub const PERMUTATION_DEMO_CAUSAL: &str = "One attention head, 8-dimensional toy embeddings and weights (fixed, seeded), with a causal mask: each token attends only to itself and the tokens before it. Without positions a token's output then depends on its word and on which words come before it, in any order: a shuffle changes the output of each token whose set of preceding words changed, and the token in front attends only to itself. So a decoder without a positional encoding (NoPE; Kazemnejad et al., 2023) still sees order, and can learn positions from it.";
 
 // Sinusoidal
 pub const SINUSOIDAL_INTRO: &str = "Attention on its own treats a sentence as a bag of words. Vaswani et al. (2017) add to each token a vector that depends only on its position: pairs of columns hold the sine and cosine of the position at one frequency ω_i, and the frequencies fall geometrically from one pair i to the next.";
@@ -96,6 +97,10 @@ pub const ALL: &[Caption] = &[
     Caption {
         place: "permutation-demo",
         text: PERMUTATION_DEMO,
+    },
+    Caption {
+        place: "permutation-demo",
+        text: PERMUTATION_DEMO_CAUSAL,
     },
     Caption {
         place: "view:sinusoidal",

@@ -50,6 +50,10 @@ const fn claim(place: &'static str, phrase: &'static str, check: fn()) -> Claim 
 /// is listed with the work it names.
 const SOURCES: &[(&str, &str)] = &[
     ("Vaswani et al. (2017)", "Attention Is All You Need"),
+    (
+        "Kazemnejad et al., 2023",
+        "The Impact of Positional Encoding on Length Generalization in Transformers (NeurIPS 2023)",
+    ),
     ("Vaswani et al. 2017", "Attention Is All You Need"),
     (
         "Press et al., 2022",
@@ -688,7 +692,26 @@ fn claims() -> Vec<Claim> {
         claim("permutation-demo", "8-dimensional", || assert_eq!(DIM, 8)),
         claim("permutation-demo", "every change is zero", || {
             let order: Vec<usize> = (0..TOKENS.len()).rev().collect();
-            assert!(output_changes(&order, Positions::None).iter().all(|c| c.abs() < 1e-12));
+            assert!(output_changes(&order, Positions::None, false).iter().all(|c| c.abs() < 1e-12));
+        }),
+        claim("permutation-demo", "with a causal mask: each token attends only to itself and the tokens before it", || {
+            let r = pe_lab::encoding::attention::attend(&TOKENS, Positions::None, true);
+            for (i, row) in r.weights.iter().enumerate() {
+                assert!(row[i] > 0.0 && row[i + 1..].iter().all(|w| *w == 0.0));
+            }
+        }),
+        claim("permutation-demo", "changes the output of each token whose set of preceding words changed, and the token in front attends only to itself", || {
+            use pe_lab::encoding::attention::predecessors;
+            let identity: Vec<usize> = (0..TOKENS.len()).collect();
+            for order in [[4, 3, 2, 1, 0], [2, 4, 0, 1, 3], [3, 1, 2, 0, 4]] {
+                let changes = output_changes(&order, Positions::None, true);
+                for (pos, &i) in order.iter().enumerate() {
+                    let same = predecessors(&order, pos) == predecessors(&identity, i);
+                    assert_eq!(changes[i] < 1e-12, same);
+                }
+            }
+            let r = pe_lab::encoding::attention::attend(&TOKENS, Positions::None, true);
+            assert_eq!(r.weights[0][0], 1.0);
         }),
         claim("pe-heatmap", "pair i fills columns 2i and 2i + 1", check_formula),
         claim("pe-curves", "λ_i = 2π/ω_i = 2π·base^(2i/d_model)", check_wavelength),

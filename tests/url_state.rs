@@ -366,10 +366,7 @@ fn unknown_control_names_are_ignored_with_one_notice() {
     assert_eq!(notices.items.len(), 1, "{notices:?}");
     let n = &notices.items[0];
     assert_eq!(n.param, "hide");
-    assert_eq!(
-        n.message,
-        "“base” is not a control of this view; ignored (Share lists its controls)."
-    );
+    assert_eq!(n.message, "“base” is not a control of this view; ignored.");
     // The query is rewritten without them.
     assert_eq!(
         AppState::from_query(&state.to_query()).0.hidden,
@@ -386,4 +383,18 @@ fn unknown_control_names_are_ignored_with_one_notice() {
     let (state, notices) = AppState::from_query("view=sinusoidal&hide=theta,base");
     assert_eq!(state.hidden, vec!["base"]);
     assert_eq!(notices.items.len(), 1);
+}
+
+#[test]
+fn the_causal_mask_round_trips_on_the_attention_view() {
+    let (state, notices) = AppState::from_query("view=attention&causal=1&pe=rope");
+    assert!(notices.is_empty(), "{notices:?}");
+    assert!(state.attention.causal);
+    assert!(state.to_query().contains("causal=1"));
+    assert_eq!(AppState::from_query(&state.to_query()).0, state);
+    // Without the mask the URL does not say it; a bad value is refused with a notice.
+    assert!(!AppState::default().to_query().contains("causal"));
+    let (state, notices) = AppState::from_query("view=attention&causal=maybe");
+    assert!(!state.attention.causal);
+    assert_eq!(notices.items[0].param, "causal");
 }

@@ -54,8 +54,9 @@ pub struct AttentionResult {
     pub outputs: Vec<Vec<f64>>,
 }
 
-/// One bidirectional attention head with fixed toy weights.
-pub fn attend(words: &[&str], positions: Positions) -> AttentionResult {
+/// One attention head with fixed toy weights: bidirectional, or with a causal mask (`causal`:
+/// each token attends only to itself and the tokens before it, as in a decoder).
+pub fn attend(words: &[&str], positions: Positions, causal: bool) -> AttentionResult {
     let (wq, wk, wv) = (matrix(11), matrix(22), matrix(33));
     let pe = Sinusoid::new(DIM, 10000.0, Layout::Interleaved);
     let rope = Rope::plain(DIM, 1.0, 10000.0, PairLayout::Half);
@@ -87,10 +88,19 @@ pub fn attend(words: &[&str], positions: Positions) -> AttentionResult {
     let scale = (DIM as f64).sqrt();
     let weights: Vec<Vec<f64>> = qs
         .iter()
-        .map(|q| {
+        .enumerate()
+        .map(|(i, q)| {
+            // A masked logit is −∞: its weight is exactly 0 (token i itself is never masked).
             let logits: Vec<f64> = ks
                 .iter()
-                .map(|k| q.iter().zip(k).map(|(a, b)| a * b).sum::<f64>() / scale)
+                .enumerate()
+                .map(|(j, k)| {
+                    if causal && j > i {
+                        f64::NEG_INFINITY
+                    } else {
+                        q.iter().zip(k).map(|(a, b)| a * b).sum::<f64>() / scale
+                    }
+                })
                 .collect();
             let top = logits.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
             let exps: Vec<f64> = logits.iter().map(|l| (l - top).exp()).collect();
@@ -111,10 +121,10 @@ pub fn attend(words: &[&str], positions: Positions) -> AttentionResult {
 
 /// For each token (by its index in the original sentence), the largest change of its output
 /// when the sentence is reordered by `order` (`order[pos]` = original index at `pos`).
-pub fn output_changes(order: &[usize], positions: Positions) -> Vec<f64> {
-    let original = attend(&TOKENS, positions);
+pub fn output_changes(order: &[usize], positions: Positions, causal: bool) -> Vec<f64> {
+    let original = attend(&TOKENS, positions, causal);
     let shuffled_words: Vec<&str> = order.iter().map(|&i| TOKENS[i]).collect();
-    let shuffled = attend(&shuffled_words, positions);
+    let shuffled = attend(&shuffled_words, positions, causal);
     let mut change = vec![0.0; TOKENS.len()];
     for (pos, &i) in order.iter().enumerate() {
         change[i] = shuffled.outputs[pos]
@@ -126,27 +136,62 @@ pub fn output_changes(order: &[usize], positions: Positions) -> Vec<f64> {
     change
 }
 
+/// The words before each position of `order` (as original indices), as a sorted list: what a
+/// causal head without positions sees of a token's context.
+pub fn predecessors(order: &[usize], pos: usize) -> Vec<&'static str> {
+    let mut words: Vec<&str> = order[..pos].iter().map(|&i| TOKENS[i]).collect();
+    words.sort_unstable();
+    words
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
+    fn a_causal_mask_without_positions_changes_exactly_the_tokens_whose_predecessors_changed() {
+        let identity: Vec<usize> = (0..TOKENS.len()).collect();
+        for order in [
+            [4, 3, 2, 1, 0],
+            [1, 0, 2, 4, 3],
+            [2, 4, 0, 1, 3],
+            [3, 1, 2, 0, 4],
+            [0, 4, 2, 3, 1],
+        ] {
+            let changes = output_changes(&order, Positions::None, true);
+            for (pos, &i) in order.iter().enumerate() {
+                let same = predecessors(&order, pos) == predecessors(&identity, i);
+                assert_eq!(changes[i] < 1e-12, same, "{order:?}: token {i} at {pos}");
+                if !same {
+                    assert!(changes[i] > 1e-3, "{order:?}: token {i}: {}", changes[i]);
+                }
+            }
+        }
+        // The front token attends only to itself.
+        let r = attend(&TOKENS, Positions::None, true);
+        assert_eq!(r.weights[0], vec![1.0, 0.0, 0.0, 0.0, 0.0]);
+        assert!((0..5).all(|i| r.weights[i][i + 1..].iter().all(|w| *w == 0.0)));
+        // The two "the" now differ: the second one sees three words before it.
+        assert_ne!(r.outputs[0], r.outputs[3]);
+    }
+
+    #[test]
     fn without_positions_outputs_permute_exactly() {
         for order in [[4, 3, 2, 1, 0], [1, 0, 2, 4, 3], [2, 4, 0, 1, 3]] {
-            let changes = output_changes(&order, Positions::None);
+            let changes = output_changes(&order, Positions::None, false);
             assert!(changes.iter().all(|c| *c < 1e-12), "{order:?}: {changes:?}");
         }
         // The two "the" tokens cannot be told apart.
-        let r = attend(&TOKENS, Positions::None);
+        let r = attend(&TOKENS, Positions::None, false);
         assert_eq!(r.outputs[0], r.outputs[3]);
     }
 
     #[test]
     fn with_positions_outputs_change() {
         for pe in [Positions::Sinusoidal, Positions::Rope] {
-            let changes = output_changes(&[4, 1, 2, 3, 0], pe);
+            let changes = output_changes(&[4, 1, 2, 3, 0], pe, false);
             assert!(changes.iter().any(|c| *c > 1e-3), "{pe:?}: {changes:?}");
-            let r = attend(&TOKENS, pe);
+            let r = attend(&TOKENS, pe, false);
             assert_ne!(r.outputs[0], r.outputs[3], "{pe:?} separates the two “the”");
             assert!(r
                 .weights

@@ -580,7 +580,7 @@ fn read_controls(
                 notices.push(
                     key,
                     format!(
-                        "“{}” is not a control of this view; ignored (Share lists its controls).",
+                        "“{}” is not a control of this view; ignored.",
                         super::params::shorten(name, 24)
                     ),
                 );

@@ -245,6 +245,8 @@ impl DemoEncoding {
 #[derive(Clone, Debug, PartialEq)]
 pub struct AttentionState {
     pub pe: DemoEncoding,
+    /// `causal=1`: each token attends only to itself and the tokens before it.
+    pub causal: bool,
     /// The token order: a permutation of `0..tokens`.
     pub order: Vec<usize>,
 }
@@ -259,6 +261,7 @@ impl Default for AttentionState {
     fn default() -> Self {
         AttentionState {
             pe: DemoEncoding::Sinusoidal,
+            causal: false,
             order: DEMO_DEFAULT_ORDER.to_vec(),
         }
     }
@@ -291,11 +294,21 @@ impl AttentionState {
                 }
             }
         };
-        AttentionState { pe, order }
+        let causal = read_choice(
+            "causal",
+            get("causal").as_deref(),
+            &[("0", false), ("1", true)],
+            false,
+            notices,
+        );
+        AttentionState { pe, causal, order }
     }
 
     pub fn write(&self, out: &mut Vec<(&'static str, String)>) {
         out.push(("pe", self.pe.name().to_string()));
+        if self.causal {
+            out.push(("causal", "1".to_string()));
+        }
         let order: Vec<String> = self.order.iter().map(|v| v.to_string()).collect();
         out.push(("order", order.join(",")));
     }

@@ -49,7 +49,7 @@ pub const VIEWS: [ViewSpec; 8] = [
         name: "attention",
         title: "Why position?",
         panels: &[panel("permutation-demo", "Shuffle the sentence")],
-        controls: "pe",
+        controls: "pe causal",
         read: |get, n, s| s.attention = AttentionState::read(get, n),
         write: |s, out| s.attention.write(out),
     },

@@ -87,8 +87,8 @@ fn PermutationPanel() -> impl IntoView {
     let changes = Computed::fresh(move || {
         at.with(|a| {
             (
-                output_changes(&a.order, Positions::None),
-                output_changes(&a.order, positions(a.pe)),
+                output_changes(&a.order, Positions::None, a.causal),
+                output_changes(&a.order, positions(a.pe), a.causal),
             )
         })
     });
@@ -96,14 +96,15 @@ fn PermutationPanel() -> impl IntoView {
         at.with(|a| {
             let pos_kind = if with_pe { positions(a.pe) } else { Positions::None };
             let words: Vec<&str> = a.order.iter().map(|&i| TOKENS[i]).collect();
-            let result = attend(&words, pos_kind);
+            let result = attend(&words, pos_kind, a.causal);
             let shuffled = a.order.iter().enumerate().any(|(pos, &i)| pos != i);
             let change = changes.with(|(none, pe)| if with_pe { pe.clone() } else { none.clone() });
             // One HTML string (fixed tokens and numbers only): far less wasm than typed rows.
+            let mask = if a.causal { ", causal mask" } else { ", no mask" };
             let caption = if with_pe {
-                format!("With {} positions", a.pe.name())
+                format!("With {} positions{mask}", a.pe.name())
             } else {
-                "Without positional encoding".to_string()
+                format!("Without positional encoding{mask}")
             };
             let mut html = format!("<caption>{caption}</caption><thead><tr><th>pos</th><th>token</th><th>output</th><th>vs. original order</th></tr></thead><tbody>");
             for (pos, &i) in a.order.iter().enumerate() {
@@ -187,8 +188,8 @@ fn PermutationPanel() -> impl IntoView {
     let csv_cb = Callback::new(move |_| {
         let text = at.with_untracked(|a| {
             let words: Vec<&str> = a.order.iter().map(|&i| TOKENS[i]).collect();
-            let none = attend(&words, Positions::None);
-            let with = attend(&words, positions(a.pe));
+            let none = attend(&words, Positions::None, a.causal);
+            let with = attend(&words, positions(a.pe), a.causal);
             let mut names = vec!["position".to_string(), "token_index".to_string()];
             names.extend((0..crate::encoding::attention::DIM).map(|c| format!("out_none_{c}")));
             names.extend(
@@ -250,6 +251,9 @@ fn PermutationPanel() -> impl IntoView {
                     <button class="reset" on:click=reset>"Original order"</button>
                     <Choice name="pe" label="Positional encoding" options=vec![("sinusoidal", "Sinusoidal (added)"), ("rope", "RoPE (rotates q, k)")]
                         value=Signal::derive(move || at.with(|a| a.pe.name().to_string())) on_change=on_pe/>
+                    <Choice name="causal" label="Attention mask" options=vec![("0", "None (bidirectional, encoder)"), ("1", "Causal (decoder)")]
+                        value=Signal::derive(move || at.with(|a| if a.causal { "1" } else { "0" }.to_string()))
+                        on_change=Callback::new(move |v: String| state.update(|s| s.attention.causal = v == "1"))/>
                 </div>
             })}
             <div class="side-by-side">
@@ -257,8 +261,8 @@ fn PermutationPanel() -> impl IntoView {
                 <table class="demo-table" data-condition="pe" inner_html=move || table(true)></table>
             </div>
             <ChartCanvas node_ref=canvas label=Signal::derive(summary) paint=paint height=220.0/>
-            <p class="about">{crate::captions::PERMUTATION_DEMO}</p>
-            <ExportButtons canvas=canvas stem=Signal::derive(move || format!("{ID}_{}", at.with(|a| a.pe.name()))) csv=csv_cb/>
+            <p class="about">{move || if at.with(|a| a.causal) { crate::captions::PERMUTATION_DEMO_CAUSAL } else { crate::captions::PERMUTATION_DEMO }}</p>
+            <ExportButtons canvas=canvas stem=Signal::derive(move || at.with(|a| format!("{ID}_{}{}", a.pe.name(), if a.causal { "_causal" } else { "" }))) csv=csv_cb/>
         </Panel>
     }
     .into_any()
