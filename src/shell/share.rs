@@ -85,7 +85,8 @@ fn control_rows(state: &AppState) -> String {
                     .flatten()
                 })
                 .and_then(|e| e.text_content())
-                .map(|t| t.replace(" 🔒 locked", ""))
+                // The label, when it says more than the name.
+                .filter(|t| t != name)
                 .unwrap_or_default();
             let tick = |on: bool| if on { " checked" } else { "" };
             format!(
