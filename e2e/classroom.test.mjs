@@ -1,5 +1,6 @@
-// What a teacher needs in class: controls hidden or locked by the URL, the Share dialog and a
-// lesson step; (more below as they come).
+// What a teacher needs in class: controls hidden or locked (URL, Share dialog, lesson steps),
+// SVG figures of every chart, the example course page from another origin, and the causal
+// mask of the Why position? demo.
 import { test } from 'node:test';
 import fs from 'node:fs';
 import path from 'node:path';
