@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import fs from 'node:fs';
 import path from 'node:path';
 import assert from 'node:assert/strict';
-import { useApp, openApp, revealAll, settle, registeredViews, startServer } from './support.mjs';
+import { useApp, openApp, revealAll, settle, registeredViews, startServer, plainPage } from './support.mjs';
 
 const app = useApp();
 
@@ -212,11 +212,7 @@ test('the example course page, served from another origin: every frame renders, 
   // "localhost" and "127.0.0.1" are different origins.
   const host = pages.url.replace('127.0.0.1', 'localhost');
   assert.notEqual(new URL(host).origin, app.server.origin);
-  const context = await app.browser.newContext({ viewport: { width: 1000, height: 900 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(String(e)));
+  const { context, page, errors } = await plainPage(app.browser);
   // Every file is found (the host's own favicon aside: a course site has its own).
   const missing = [];
   page.on('response', (r) => { if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) missing.push(r.url()); });

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
-import { useApp, openApp, startServer, settle, slide, revealAll, query, viewNames } from './support.mjs';
+import { useApp, openApp, startServer, settle, slide, revealAll, query, viewNames, plainPage } from './support.mjs';
 
 const app = useApp();
 
@@ -73,11 +73,7 @@ ${frames}
   // "localhost" is a different origin from "127.0.0.1" on the same machine.
   const hostUrl = `http://localhost:${server.address().port}/`;
   assert.notEqual(new URL(hostUrl).origin, app.server.origin);
-  const context = await app.browser.newContext({ viewport: { width: 1000, height: 900 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(String(e)));
+  const { context, page, errors } = await plainPage(app.browser);
   await page.goto(hostUrl);
   for (let i = 0; i < panels.length; i++) {
     // Chromium pauses rendering in cross-origin frames that are off screen, so a frame

@@ -87,6 +87,16 @@ export async function openApp(browser, url, { viewport = { width: 1280, height: 
   return { page, context, errors, requests };
 }
 
+/** A page without the app (a course page, another site), recording console and page errors. */
+export async function plainPage(browser, viewport = { width: 1000, height: 900 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return { context, page, errors };
+}
+
 /** Waits until the app has painted at least `min` charts. */
 export async function waitForPaint(page, min = 1) {
   await page.waitForFunction((n) => (window.__peLab?.paints ?? 0) >= n, min, { timeout: 20000 });

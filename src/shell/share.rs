@@ -119,9 +119,7 @@ fn fill(state: &AppState) {
         &format!("{}?{}", page_base(), state.permalink_query()),
     );
     let panel = value_of("share-panel");
-    let controls = element("share-controls")
-        .and_then(|e| js_sys::Reflect::get(&e, &"checked".into()).ok())
-        .is_none_or(|v| v.is_truthy());
+    let controls = ticked("#share-controls");
     let src = format!("{}?{}", page_base(), state.embed_query(&panel, controls));
     set_value("share-embed", &src);
     set_value(
@@ -270,6 +268,9 @@ const SHARE_CSS: &str = r#"
 .embed-options select { font: inherit; color: var(--text); background: var(--bg); border: 1px solid var(--border); }
 .share-dialog .close { float: right; }
 .control-options { border: 1px solid var(--border); border-radius: 6px; margin-top: 10px; }
+/* A fieldset is as wide as its content by default: at 360 px the panel list overflowed. */
+.embed-options, .control-options { min-width: 0; }
+.embed-options label, .embed-options select { max-width: 100%; }
 #share-control-list { max-height: 12rem; overflow-y: auto; }
 .control-option { display: grid; grid-template-columns: 1fr auto auto; gap: 12px; padding: 2px 0; }
 .control-option span { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }

@@ -674,12 +674,12 @@ pub fn paint_export(
             .find(|(s, _, _)| s.id() == id)
             .map(|(s, p, t)| (*s, p.clone(), *t))
     })?;
-    let dark = use_context::<AppCtx>().is_some_and(|c| c.dark.get_untracked())
-        || dom::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.document_element())
-            .and_then(|e| e.get_attribute("data-theme"))
-            .is_some_and(|t| t == "dark");
+    // The theme in use, as the shell sets it on <html> (this runs outside any component).
+    let dark = dom::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .and_then(|e| e.get_attribute("data-theme"))
+        .is_some_and(|t| t == "dark");
     let scale = f64::from(canvas.width()) / f64::from(canvas.client_width().max(1)) * text_scale;
     let painter = Painter {
         canvas: target,

@@ -13,7 +13,7 @@ use crate::state::more::{BiasState, BIAS_LEN, BUCKETS, HEAD, HEADS, MAX_DISTANCE
 use crate::ui::context::{select_state, AppCtx, Computed};
 use crate::ui::export;
 use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, StateChoice, StateRange};
-use crate::views::common::{heatmap_frame, line_series, paint_lines, ExportButtons};
+use crate::views::common::{copier, heatmap_frame, line_series, paint_lines, ExportButtons};
 
 /// The relative-bias view.
 #[component]
@@ -90,7 +90,7 @@ fn SlopesPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoView
             &format!("alibi-slopes_heads{}.csv", bs.with_untracked(|b| b.heads)),
         );
     });
-    let snippet = Callback::new(move |_| {
+    let snippet = copier(move || {
         format!(
             "import numpy as np\n\ndef slopes(n):\n    c = 2 ** int(np.floor(np.log2(n)))\n    s = 2.0 ** (-8.0 / c * np.arange(1, c + 1))\n    if c < n:\n        extra = 2.0 ** (-4.0 / c * np.arange(1, 2 * c + 1))\n        s = np.concatenate([s, extra[0::2][: n - c]])\n    return s\n\nprint(slopes({}))\n",
             bs.with_untracked(|b| b.heads)
@@ -173,7 +173,7 @@ fn AlibiBiasPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoV
             ),
         );
     });
-    let snippet = Callback::new(move |_| {
+    let snippet = copier(move || {
         format!(
             "import numpy as np\n\nm, L = {}, {}\ni, j = np.arange(L)[:, None], np.arange(L)[None, :]\nbias = np.where(j <= i, -m * (i - j), -np.inf)\n",
             slope.get_untracked(),

@@ -124,6 +124,12 @@ pub fn paint_lines(p: &Painter, chart: &LineChart) -> Option<PlotRect> {
     p.lines(chart)
 }
 
+/// "Copy as NumPy" of a panel whose Python `code` makes: copies it to the clipboard. (The
+/// Sinusoidal view's Python is not in the first page: its callback fetches it first.)
+pub fn copier(code: impl Fn() -> String + Send + Sync + 'static) -> Callback<()> {
+    Callback::new(move |_| dom::copy_text(&code()))
+}
+
 /// PNG of a canvas, CSV, optional NPY, and "Copy as NumPy".
 #[component]
 pub fn ExportButtons(
@@ -137,9 +143,9 @@ pub fn ExportButtons(
     /// Offers NPY when `.0` is true.
     #[prop(default = None)]
     npy: Option<(Signal<bool>, Callback<()>)>,
-    /// Python that regenerates the data (or, empty, a callback that copies it itself).
+    /// Copies Python that regenerates the data to the clipboard (see [`copier`]).
     #[prop(optional)]
-    snippet: Option<Callback<(), String>>,
+    snippet: Option<Callback<()>>,
 ) -> impl IntoView {
     let copied = RwSignal::new(false);
     view! {
@@ -157,11 +163,7 @@ pub fn ExportButtons(
             })}
             {snippet.map(|code| view! {
                 <button on:click=move |_| {
-                    // Empty when the callback copies the code itself (once fetched).
-                    let code = code.run(());
-                    if !code.is_empty() {
-                        dom::copy_text(&code);
-                    }
+                    code.run(());
                     copied.set(true);
                 }>{move || if copied.get() { "Copied ✓" } else { "Copy as NumPy" }}</button>
             })}

@@ -24,7 +24,7 @@ use crate::ui::widgets::{
     CONTROL,
 };
 use crate::views::common::{
-    heatmap_frame, highlight_marks, line_series, paint_lines, reference_line, stride_note,
+    copier, heatmap_frame, highlight_marks, line_series, paint_lines, reference_line, stride_note,
     ExportButtons,
 };
 
@@ -391,7 +391,7 @@ fn RotationPanel(m: RopeMemos) -> impl IntoView {
             <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Clocks: the query's pairs rotated to position {}.", pos.get())) paint=paint height=360.0/>
             <p class="about">{crate::captions::ROPE_ROTATION}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
-                snippet=Callback::new(move |_| m.rs.with_untracked(snippet))/>
+                snippet=copier(move || m.rs.with_untracked(snippet))/>
         </Panel>
     }
     .into_any()
@@ -485,7 +485,7 @@ fn AnglesPanel(m: RopeMemos) -> impl IntoView {
             <p class="readout">{move || readout().unwrap_or_else(|| "Hover for the angle of a pair at a position.".into())}</p>
             <p class="about">{crate::captions::ROPE_ANGLES}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb npy=Some((big, npy_cb))
-                snippet=Callback::new(move |_| m.rs.with_untracked(|s| format!("{}angles = np.cos(np.outer(distances, inv_freq))\n", snippet(s))))/>
+                snippet=copier(move || m.rs.with_untracked(|s| format!("{}angles = np.cos(np.outer(distances, inv_freq))\n", snippet(s))))/>
         </Panel>
     }
     .into_any()
@@ -648,7 +648,7 @@ fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
             <p class="about">{crate::captions::ROPE_SCORE_DISTANCE}</p>
             <p class="sampling-note">{schedule::at_rest(move || stride_note(relative.with(|r| r.0)))}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
-                snippet=Callback::new(move |_| m.rs.with_untracked(snippet))/>
+                snippet=copier(move || m.rs.with_untracked(snippet))/>
         </Panel>
     }
     .into_any()
@@ -738,7 +738,7 @@ fn ScoreMatrixPanel(m: RopeMemos) -> impl IntoView {
             <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Heatmap of scores for query and key positions 0 to {}.", m.max_dist.get())) paint=paint height=340.0/>
             <p class="about">{crate::captions::ROPE_SCORE_MATRIX}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb npy=Some((big, npy_cb))
-                snippet=Callback::new(move |_| m.rs.with_untracked(snippet))/>
+                snippet=copier(move || m.rs.with_untracked(snippet))/>
         </Panel>
     }
     .into_any()
@@ -831,7 +831,7 @@ fn DecayPanel(m: RopeMemos) -> impl IntoView {
             <p class="about">{crate::captions::ROPE_DECAY}</p>
             <p class="sampling-note">{schedule::at_rest(move || stride_note(curves.with(|c| c.0)))}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
-                snippet=Callback::new(move |_| m.rs.with_untracked(|s| format!("{}S = np.cumsum(np.exp(1j * np.outer(distances, inv_freq)), axis=1)\nsu_bound = np.abs(S).mean(axis=1)\n", snippet(s))))/>
+                snippet=copier(move || m.rs.with_untracked(|s| format!("{}S = np.cumsum(np.exp(1j * np.outer(distances, inv_freq)), axis=1)\nsu_bound = np.abs(S).mean(axis=1)\n", snippet(s))))/>
         </Panel>
     }
     .into_any()
@@ -901,7 +901,7 @@ fn WavelengthPanel(m: RopeMemos) -> impl IntoView {
             <p class="readout">{beyond}</p>
             <p class="about">{crate::captions::ROPE_WAVELENGTH}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
-                snippet=Callback::new(move |_| m.rs.with_untracked(|s| format!("{}wavelength = 2 * np.pi / inv_freq\n", snippet(s))))/>
+                snippet=copier(move || m.rs.with_untracked(|s| format!("{}wavelength = 2 * np.pi / inv_freq\n", snippet(s))))/>
         </Panel>
     }
     .into_any()

@@ -26,7 +26,9 @@ use crate::ui::widgets::{
     control_class, panel_visible, ChartCanvas, ExportBar, Painter, Panel, StateChoice, StateRange,
     CONTROL,
 };
-use crate::views::common::{line_series, paint_lines, reference_line, stride_note, ExportButtons};
+use crate::views::common::{
+    copier, line_series, paint_lines, reference_line, stride_note, ExportButtons,
+};
 
 /// The methods' frequencies, or why a method could not be applied.
 type Results = Vec<(Method, Result<Scaled, String>)>;
@@ -544,7 +546,7 @@ fn FrequenciesPanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl 
             <ChartCanvas node_ref=wave_canvas label=Signal::derive(move || "Wavelength of each pair under each method, with the original and extended contexts.".to_string()) paint=move |p: &Painter| paint_with(p, true) height=260.0/>
             <table class="method-summary"><tbody>{summary}</tbody></table>
             <p class="about">{crate::captions::SCALING_FREQUENCIES}</p>
-            <ExportButtons canvas=freq_canvas stem=stem csv=csv_cb snippet=Callback::new(move |_| ss.with_untracked(snippet))/>
+            <ExportButtons canvas=freq_canvas stem=stem csv=csv_cb snippet=copier(move || ss.with_untracked(snippet))/>
             <ExportBar>
                 <button on:click=move |_| export::png(wave_canvas, &format!("{}_wavelength.png", stem.get_untracked()))>"Wavelength PNG"</button>
                 <button on:click=move |_| export::svg(wave_canvas, format!("{}_wavelength.svg", stem.get_untracked()))>"Wavelength SVG"</button>
@@ -700,7 +702,7 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
             <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Score with q = k = 1 against distance up to {}, one curve per method.", distance.get())) paint=paint height=320.0/>
             <p class="about">{crate::captions::SCALING_SCORE_DISTANCE}</p>
             <p class="sampling-note">{note}</p>
-            <ExportButtons canvas=canvas stem=stem csv=csv_cb snippet=Callback::new(move |_| ss.with_untracked(snippet))/>
+            <ExportButtons canvas=canvas stem=stem csv=csv_cb snippet=copier(move || ss.with_untracked(snippet))/>
         </Panel>
     }
     .into_any()

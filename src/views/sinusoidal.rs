@@ -241,7 +241,6 @@ fn PanelExports(
     // carry it), then copied.
     let snippet = Callback::new(move |_| {
         crate::views::run(crate::views::Job::Snippet(sv.get_untracked(), panel));
-        String::new()
     });
     view! { <ExportButtons canvas=canvas stem=stem csv=csv npy=npy snippet=snippet/> }
 }
