@@ -116,12 +116,15 @@ fn extras(job: Job) -> Result<(), LoadFailed> {
 }
 
 /// Runs `job` once its code has arrived (a failed fetch does nothing; the next job tries again).
+/// Counted in `__peLab.pending` until the frame after it ran, as work the page still owes.
 pub fn run(job: Job) {
+    crate::ui::schedule::other_pending(1);
     leptos::task::spawn_local(async move {
         #[cfg(feature = "split")]
         let _ = extras(job).await;
         #[cfg(not(feature = "split"))]
         let _ = extras(job);
+        request_animation_frame(|| crate::ui::schedule::other_pending(-1));
     });
 }
 
