@@ -88,6 +88,14 @@ pub const PRECISION_ANGLES: &str = "The error of each path's angle pos·ω_i aga
 pub const PRECISION_SCORE: &str = "In exact arithmetic the score of q = k = 1 depends only on m − n: this curve is the same for every query position m. Where a path stores m and its neighbours as one value, keys at different distances get the same rotation, the curve turns into steps or goes flat, and the model's sense of order near m is gone.";
 pub const PRECISION_ERROR: &str = "Each dot is the worst pair at one position. float32 stores every whole number up to 2^24 = 16,777,216 exactly, yet a float32 angle carries a relative rounding error of up to 2^−24 ≈ 6e-8, so the fast pairs drift past 0.1 rad after about a million positions; bfloat16 and float16 break thousands of times earlier. Gaps are infinity or NaN (float16 from 65520).";
 
+// The Real models view.
+pub const MODELS_INTRO: &str = "Which positions do the models people use today have? Each row of the table is a released model, every value taken from its published config or its reference code (the sources are listed under the table). Choose RoPE models to draw their frequencies together, as their scaling leaves them; then ask, with B(Δ), how large a base must be for a context length.";
+pub const MODEL_GALLERY: &str = "head_dim is the width of one head's query and key; D of its dimensions rotate, in D/2 pairs of neighbours (interleaved) or of the two halves (half), at the frequencies ω_i = base^(−2i/D). A scaling changes those frequencies so that the model reaches past the context L₀ it was pre-trained at. Open in Context extension loads a model's settings into that view.";
+pub const MODEL_WAVELENGTHS: &str = "Each line is one model: the wavelength λ_i = 2π/ω_i of each pair after its scaling, divided by the model's published context. Pairs under the dotted line turn at least once within that context; pairs above it never complete a turn there. The llama3 and YaRN scalings keep the fast pairs (left) as they were and divide the slowest pairs' frequencies by the factor s, which raises them here; linear scaling divides every pair's; LongRoPE divides each pair's by its own factor.";
+pub const MODEL_SCORES: &str = "The score of a query and a key of all ones, RoPE-rotated Δ apart, over the rotating dimensions, divided by its value at Δ = 0: the mean of cos(Δ·ω_i) over the pairs, with each model's scaled frequencies, drawn out to its published context. Where a curve is at or below zero, a key equal to the query scores no more at that distance than a random key does on average (zero). At the right each pixel column spans many distances: the band runs from their lowest to their highest value.";
+pub const BASE_BOUND: &str = "Men et al. (2024), “Base of RoPE Bounds Context Length”: at distance Δ, a key similar to the query outscores a random key, on average, by an amount proportional to B(Δ) = Σ_i cos(Δ·ω_i), summed over the D/2 pairs. They argue that a model can attend more to similar tokens at distance Δ only while B(Δ) ≥ 0, so a context of L tokens needs a base whose first negative B(Δ) comes at Δ ≥ L. The bound says where that preference must fail, not that a larger base makes it work; and a model can look fine by perplexity past it: in their experiments, models trained with a base below the bound kept a low perplexity on long texts yet failed to retrieve information from beyond it.";
+pub const BASE_BOUND_MIN: &str = "The staircase: for each context length L, the smallest base whose B(Δ) stays ≥ 0 for every Δ < L, at the rotary width D chosen above. The first crossing does not grow steadily with the base (grey dots: each base of the grid at its first crossing), so the smallest base is read off a grid of ten bases per decade; the CSV refines it by bisection. The other dots are released models' bases at their published contexts, each model with its own D: the table scans each at its own D and base.";
+
 /// Every fixed text, with where it is shown.
 pub const ALL: &[Caption] = &[
     Caption {
@@ -273,5 +281,29 @@ pub const ALL: &[Caption] = &[
     Caption {
         place: "precision-error",
         text: PRECISION_ERROR,
+    },
+    Caption {
+        place: "view:models",
+        text: MODELS_INTRO,
+    },
+    Caption {
+        place: "model-gallery",
+        text: MODEL_GALLERY,
+    },
+    Caption {
+        place: "model-wavelengths",
+        text: MODEL_WAVELENGTHS,
+    },
+    Caption {
+        place: "model-scores",
+        text: MODEL_SCORES,
+    },
+    Caption {
+        place: "base-bound",
+        text: BASE_BOUND,
+    },
+    Caption {
+        place: "base-bound-min",
+        text: BASE_BOUND_MIN,
     },
 ];

@@ -275,3 +275,41 @@ mod parse_tests {
         }
     }
 }
+
+/// A whole number with thousands separated by commas: 131072 → "131,072".
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (k, c) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A base as people write it: 10,000, 500,000, 1e6, 2.5e7.
+pub fn base_text(v: f64) -> String {
+    if v < 1e6 && v.fract() == 0.0 {
+        grouped(v as u64)
+    } else {
+        let e = v.log10().floor() as i32;
+        let m = v / 10f64.powi(e);
+        format!("{}e{e}", sig(m, 3))
+    }
+}
+
+#[cfg(test)]
+mod grouped_tests {
+    #[test]
+    fn groups_thousands() {
+        assert_eq!(super::grouped(0), "0");
+        assert_eq!(super::grouped(999), "999");
+        assert_eq!(super::grouped(1707), "1,707");
+        assert_eq!(super::grouped(10485760), "10,485,760");
+        assert_eq!(super::base_text(10000.0), "10,000");
+        assert_eq!(super::base_text(1e6), "1e6");
+        assert_eq!(super::base_text(27183.5), "2.72e4");
+    }
+}

@@ -11,6 +11,8 @@ pub mod encoding;
 pub mod export;
 /// Readable numbers and MathML formulas.
 pub mod format;
+/// The model gallery: released models' positions, as sourced data.
+pub mod gallery;
 /// Colour maps, heatmap rasters, line envelopes and chart drawing.
 pub mod render;
 /// "Copy as NumPy" snippets.

@@ -80,6 +80,10 @@ const SOURCES: &[(&str, &str)] = &[
         "NTK-Aware Scaled RoPE (Reddit r/LocalLLaMA post)",
     ),
     (
+        "Men et al. (2024)",
+        "Base of RoPE Bounds Context Length (NeurIPS 2024)",
+    ),
+    (
         "Peng et al., 2023",
         "YaRN: Efficient Context Window Extension of Large Language Models",
     ),
@@ -859,6 +863,60 @@ fn claims() -> Vec<Claim> {
             assert!(at > EXACT_BREAK_SCAN);
         }),
         claim("precision-error", "(float16 from 65520)", check_f16_inf),
+        claim("model-gallery", "ω_i = base^(−2i/D)", || {
+            // Every gallery model's unscaled frequencies follow it.
+            for m in pe_lab::gallery::MODELS.iter().filter(|m| m.rotary > 0) {
+                let w = m.unscaled().unwrap();
+                for (i, w) in w.iter().enumerate() {
+                    let expect = m.theta.powf(-(2.0 * i as f64) / m.rotary as f64);
+                    assert!((w - expect).abs() <= 1e-15 * expect, "{}", m.id);
+                }
+            }
+        }),
+        claim("model-gallery", "in D/2 pairs", || {
+            for m in pe_lab::gallery::MODELS.iter().filter(|m| m.rotary > 0) {
+                assert_eq!(m.scaled().unwrap().inv_freq.len(), m.rotary / 2, "{}", m.id);
+            }
+        }),
+        claim("model-wavelengths", "λ_i = 2π/ω_i", check_wavelength),
+        claim("model-scores", "divided by its value at Δ = 0", || {
+            // All ones: each pair adds 2·cos(Δ·ω_i); at Δ = 0 the score is D, so the ratio is
+            // the mean of the cosines.
+            let w = base_inv_freq(10000.0, 8);
+            let r = Rope::plain(8, 1.0, 10000.0, PairLayout::Half);
+            let ones = vec![1.0; 8];
+            for delta in [0.0, 3.0, 100.0] {
+                let ratio = r.score(&ones, &ones, delta, 0.0) / r.score(&ones, &ones, 0.0, 0.0);
+                let mean = w.iter().map(|w| (delta * w).cos()).sum::<f64>() / 4.0;
+                assert!(close(ratio, mean, 1e-12));
+            }
+        }),
+        claim("base-bound", "only while B(Δ) ≥ 0", || {
+            // The scan's answer is the first negative: every distance before it is ≥ 0.
+            use pe_lab::encoding::base_bound::{b_sum, first_negative, thetas, SCAN_LIMIT};
+            let first = first_negative(128, 1e4, SCAN_LIMIT, u64::MAX).first.unwrap();
+            let th = thetas(128, 1e4);
+            assert!((0..first).all(|d| b_sum(&th, d as f64) >= 0.0));
+            assert!(b_sum(&th, first as f64) < 0.0);
+        }),
+        claim("base-bound-min", "stays ≥ 0 for every Δ < L", || {
+            use pe_lab::encoding::base_bound::{b_sum, min_base, thetas, BaseGrid};
+            let mut grid = BaseGrid::new(32);
+            while !grid.done() {
+                grid.advance(1 << 22);
+            }
+            let b = min_base(&grid, 1000).unwrap();
+            let th = thetas(32, b);
+            assert!((0..1000).all(|d| b_sum(&th, d as f64) >= 0.0));
+        }),
+        claim("base-bound-min", "a grid of ten bases per decade", || {
+            assert_eq!(pe_lab::encoding::base_bound::GRID_PER_DECADE, 10);
+        }),
+        claim("base-bound", "summed over the D/2 pairs", || {
+            let th = pe_lab::encoding::base_bound::thetas(128, 1e4);
+            assert_eq!(th.len(), 64);
+            assert_eq!(pe_lab::encoding::base_bound::b_sum(&th, 0.0), 64.0);
+        }),
     ]
 }
 

@@ -9,6 +9,7 @@
 //! - RoPE has its own words (`head_dim`, rotary width `D`, pair `j`, `θ_j`): see [`rope`].
 
 pub mod attention;
+pub mod base_bound;
 pub mod bias;
 pub mod json;
 pub mod learned;

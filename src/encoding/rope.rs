@@ -318,6 +318,10 @@ pub fn scale(
                             w
                         } else if wavelength > w_low {
                             w / s
+                        } else if b <= a {
+                            // No band between (equal factors): only a wavelength of exactly
+                            // L0/a lands here, where transformers divides 0 by 0.
+                            w
                         } else {
                             let smooth = (l0 / wavelength - a) / (b - a);
                             (1.0 - smooth) * w / s + smooth * w

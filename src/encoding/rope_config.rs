@@ -125,7 +125,13 @@ pub fn config_from_json(value: &Json) -> Result<RopeConfig, String> {
 
     let heads = first_num(&[top], &["num_attention_heads", "n_head"])?;
     let hidden = first_num(&[top], &["hidden_size", "n_embd", "d_model"])?;
-    let head_dim = match (num(top, "head_dim")?, hidden, heads) {
+    // DeepSeek's decoupled RoPE rotates a part of its own, `qk_rope_head_dim` wide: that part
+    // is the rotary head (transformers builds its RoPE on that width).
+    let head_dim = match (
+        first_num(&[top], &["qk_rope_head_dim", "head_dim"])?,
+        hidden,
+        heads,
+    ) {
         (Some(h), _, _) => positive_int(h, "head_dim")?,
         (None, Some(hid), Some(n)) => {
             let (hid, n) = (
@@ -209,18 +215,26 @@ pub fn config_from_json(value: &Json) -> Result<RopeConfig, String> {
             params.high_freq_factor =
                 num(rope, "high_freq_factor")?.ok_or_else(|| need("high_freq_factor"))?;
             params.orig_ctx = orig.ok_or_else(|| need("original_max_position_embeddings"))?;
-            if params.high_freq_factor <= params.low_freq_factor {
-                return Err("high_freq_factor must be larger than low_freq_factor.".into());
+            // Equal factors (Llama 4 Scout) leave no band to blend: every pair is kept or divided.
+            if params.high_freq_factor < params.low_freq_factor {
+                return Err("high_freq_factor must not be smaller than low_freq_factor.".into());
             }
         }
     }
     if params.factor.is_nan() || params.factor <= 0.0 {
         return Err(format!("factor must be positive, not {}.", params.factor));
     }
-    let layout = match model_type.as_deref() {
-        Some("gptj") | Some("roformer") | Some("codegen") => Some(PairLayout::Interleaved),
-        Some(_) => Some(PairLayout::Half),
-        None => None,
+    // Families whose checkpoints pair neighbours; `rope_interleave` (DeepSeek-V3) says so itself.
+    let layout = match (
+        top.get("rope_interleave").and_then(Json::as_bool),
+        model_type.as_deref(),
+    ) {
+        (Some(true), _) => Some(PairLayout::Interleaved),
+        (_, Some("gptj" | "roformer" | "codegen" | "deepseek_v3" | "llama4" | "llama4_text")) => {
+            Some(PairLayout::Interleaved)
+        }
+        (Some(false), _) | (_, Some(_)) => Some(PairLayout::Half),
+        (None, None) => None,
     };
     Ok(RopeConfig {
         head_dim,

@@ -158,6 +158,9 @@ pub struct LineChart {
     pub y_range: (f64, f64),
     /// Draw y on a log10 axis (values and range must be positive).
     pub y_log: bool,
+    /// The x values and range are already log10 of the data: ticks are labelled as powers of
+    /// ten (a distance or a context length over many decades).
+    pub x_log: bool,
     pub series: Vec<Series>,
     pub bands: Vec<Band>,
 }
@@ -173,6 +176,7 @@ impl LineChart {
             x_range: self.x_range,
             y_range: self.y_range,
             y_log: self.y_log,
+            x_log: self.x_log,
             series: self
                 .series
                 .iter()
@@ -201,6 +205,7 @@ impl LineChart {
             x_range,
             y_range: fit_y_range(&series, y_log),
             y_log,
+            x_log: false,
             series,
             bands: Vec::new(),
         }
@@ -480,7 +485,9 @@ fn draw_line_frame<DB: DrawingBackend>(
     // Every x axis of a line chart is an index (position, column, pair, head, offset,
     // distance, token): only whole numbers are labelled, so no axis names pair 0.5.
     let x_fmt = |v: &f64| {
-        if v.fract() == 0.0 {
+        if chart.x_log {
+            log_axis_label(*v)
+        } else if v.fract() == 0.0 {
             axis_label(*v)
         } else {
             String::new()

@@ -21,6 +21,7 @@ pub enum View {
     Bias,
     Compare,
     Precision,
+    Models,
 }
 
 /// Light, dark, or whatever the system prefers.
@@ -351,6 +352,7 @@ pub struct AppState {
     pub attention: AttentionState,
     pub compare: CompareState,
     pub precision: super::precision::PrecisionState,
+    pub models: super::models::ModelsState,
 }
 
 impl Default for AppState {
@@ -373,6 +375,7 @@ impl Default for AppState {
             attention: AttentionState::default(),
             compare: CompareState::default(),
             precision: super::precision::PrecisionState::default(),
+            models: super::models::ModelsState::default(),
         }
     }
 }

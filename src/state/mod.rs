@@ -4,6 +4,7 @@
 pub mod app;
 pub mod figures;
 pub mod lesson;
+pub mod models;
 pub mod more;
 pub mod notation;
 pub mod params;

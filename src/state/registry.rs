@@ -43,7 +43,7 @@ const fn panel(id: &'static str, title: &'static str) -> PanelSpec {
 }
 
 /// Every view, in navigation order (the order of the source material: why, then how).
-pub const VIEWS: [ViewSpec; 8] = [
+pub const VIEWS: [ViewSpec; 9] = [
     ViewSpec {
         view: View::Attention,
         name: "attention",
@@ -171,6 +171,24 @@ pub const VIEWS: [ViewSpec; 8] = [
         read: |get, n, s| s.precision = PrecisionState::read(get, n),
         write: |s, out| s.precision.write(out),
     },
+    ViewSpec {
+        view: View::Models,
+        name: "models",
+        title: "Real models",
+        panels: &[
+            panel("model-gallery", "How released models place positions"),
+            panel(
+                "model-wavelengths",
+                "Each pair's wavelength against the model's context",
+            ),
+            panel("model-scores", "RoPE score against distance, out to the context"),
+            panel("base-bound", "B(Δ): how far do similar tokens still score higher?"),
+            panel("base-bound-min", "The smallest base for a context length"),
+        ],
+        controls: "models head_dim theta",
+        read: |get, n, s| s.models = super::models::ModelsState::read(get, n),
+        write: |s, out| s.models.write(out),
+    },
 ];
 
 /// The registered view named `name` (`view=` in the URL).
@@ -193,9 +211,9 @@ pub fn panel_title(id: &str) -> Option<&'static str> {
 }
 
 // `View::spec` indexes the registry by the variant's discriminant: each entry must sit at its
-// variant's index, and every variant (the last one is `Precision`) must have an entry.
+// variant's index, and every variant (the last one is `Models`) must have an entry.
 const _: () = {
-    assert!(VIEWS.len() == View::Precision as usize + 1);
+    assert!(VIEWS.len() == View::Models as usize + 1);
     let mut i = 0;
     while i < VIEWS.len() {
         assert!(VIEWS[i].view as usize == i);

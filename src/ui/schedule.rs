@@ -426,7 +426,7 @@ fn frame() {
 }
 
 /// Whether an input changed a chart less than [`REST_MS`] ago.
-fn moving() -> bool {
+pub(crate) fn moving() -> bool {
     dom::now_ms() - LAST_CHANGE.with(Cell::get) < REST_MS
 }
 

@@ -543,6 +543,19 @@ impl Painter {
         quick
     }
 
+    /// Whether the controls rest (no input for a moment): work done a slice at a time may take
+    /// larger slices then.
+    pub fn at_rest(&self) -> bool {
+        !schedule::moving()
+    }
+
+    /// This paint showed work that is not finished (a long scan done a slice per paint): the
+    /// chart is painted again once the controls rest, until a paint finishes it.
+    pub fn unfinished(&self) {
+        self.reduced.set(true);
+        self.quick_data.set(true);
+    }
+
     /// The size of the image that fills `rect` in this paint: `rect`'s own, or a fraction of
     /// it in a quick paint.
     pub fn raster(&self, rect: PlotRect) -> (usize, usize) {

@@ -179,6 +179,7 @@ fn PermutationPanel() -> impl IntoView {
                 // A little below zero, so the zero line stands clear of the axis.
                 y_range: (-0.04 * hi.max(1e-3), hi.max(1e-3)),
                 y_log: false,
+                x_log: false,
                 series,
                 bands: vec![],
             };

@@ -74,6 +74,7 @@ fn SlopesPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoView
                 x_range: (-0.6, s.len() as f64 - 0.4),
                 y_range: (0.0, hi),
                 y_log: false,
+                x_log: false,
                 series,
                 bands: vec![],
             };

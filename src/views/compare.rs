@@ -180,6 +180,7 @@ fn SimilarityPanel() -> impl IntoView {
                 x_range: (0.0, k_max.get() as f64),
                 y_range: (-0.3, 1.05),
                 y_log: false,
+                x_log: false,
                 series,
                 bands: vec![],
             };

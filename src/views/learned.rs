@@ -629,6 +629,7 @@ fn OffsetPanel(m: LearnedMemos) -> impl IntoView {
                 x_range: (0.0, ((ys.len().max(2) - 1) * stride) as f64),
                 y_range: fit_y_range(&series, false),
                 y_log: false,
+                x_log: false,
                 series,
                 bands: vec![Band {
                     x0: 0.0,

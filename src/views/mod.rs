@@ -10,6 +10,7 @@ pub mod common;
 pub mod compare;
 pub mod learned;
 pub mod lesson;
+pub mod models;
 pub mod precision;
 pub mod rope;
 pub mod scaling;
@@ -63,6 +64,7 @@ on_demand!(scaling_view, scaling::ScalingView);
 on_demand!(bias_view, bias::BiasView);
 on_demand!(compare_view, compare::CompareView);
 on_demand!(precision_view, precision::PrecisionView);
+on_demand!(models_view, models::ModelsView);
 on_demand!(lesson_frame, lesson::LessonFrame);
 on_demand!(share_dialog, crate::shell::share::ShareDialog);
 on_demand!(notation_dialog, crate::shell::notation::NotationDialog);
@@ -140,5 +142,6 @@ pub async fn load(view: View) -> Result<AnyView, LoadFailed> {
         View::Bias => call!(bias_view),
         View::Compare => call!(compare_view),
         View::Precision => call!(precision_view),
+        View::Models => call!(models_view),
     }
 }

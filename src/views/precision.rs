@@ -226,6 +226,7 @@ fn PositionsPanel(ps: Memo<PrecisionState>) -> impl IntoView {
                 x_range: (x[0], x[x.len() - 1]),
                 y_range,
                 y_log: false,
+                x_log: false,
                 series,
                 bands: vec![],
             };
@@ -341,6 +342,7 @@ fn AnglesPanel(ps: Memo<PrecisionState>) -> impl IntoView {
                 x_range: (0.0, pairs.saturating_sub(1).max(1) as f64),
                 y_range: (ERROR_FLOOR, 4.0),
                 y_log: true,
+                x_log: false,
                 series,
                 bands: vec![],
             };
@@ -445,6 +447,7 @@ fn ScorePanel(ps: Memo<PrecisionState>) -> impl IntoView {
                 x_range: (0.0, n.saturating_sub(1).max(1) as f64),
                 y_range,
                 y_log: false,
+                x_log: false,
                 series,
                 bands: vec![],
             };
@@ -569,6 +572,7 @@ fn ErrorPanel(ps: Memo<PrecisionState>) -> impl IntoView {
                 x_range: (0.0, 26.0),
                 y_range: (ERROR_FLOOR, 4.0),
                 y_log: true,
+                x_log: false,
                 series,
                 bands: vec![],
             };

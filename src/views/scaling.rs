@@ -471,6 +471,7 @@ fn FrequenciesPanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl 
                 x_range: (0.0, pairs.saturating_sub(1).max(1) as f64),
                 y_range: fit_y_range(&series, true),
                 y_log: true,
+                x_log: false,
                 series,
                 bands: yarn_band().into_iter().collect(),
             };
@@ -671,6 +672,7 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
                 x_range: (0.0, n.max(1) as f64),
                 y_range: fit_y_range(&series, false),
                 y_log: false,
+                x_log: false,
                 series,
                 bands: vec![Band {
                     x0: 0.0,

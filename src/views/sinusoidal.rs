@@ -484,6 +484,7 @@ fn CurvesPanel(
             x_range: (0.0, n.saturating_sub(1).max(1) as f64),
             y_range: (-1.15, 1.15),
             y_log: false,
+            x_log: false,
             series,
             bands: vec![],
         };
@@ -736,6 +737,7 @@ fn SimilarityPanel(
                 x_range: (0.0, n.saturating_sub(1).max(1) as f64),
                 y_range: fit_y_range(&series, false),
                 y_log: false,
+                x_log: false,
                 series,
                 bands: vec![Band {
                     x0: p0 as f64 - 0.5,
@@ -916,6 +918,7 @@ fn OffsetPanel(
                 x_range: (0.0, d.saturating_sub(1).max(1) as f64),
                 y_range: (-1.15, 1.15),
                 y_log: false,
+                x_log: false,
                 series,
                 bands: vec![],
             };

@@ -5,6 +5,7 @@
 //! `opt-level = "z"`, where LLVM does not vectorise. Plain Rust, no dependencies.
 
 pub mod bands;
+pub mod cos_sum;
 pub mod dot;
 pub mod fft;
 pub mod image;
