@@ -55,7 +55,7 @@ test('choosing models redraws both charts and the URL; a row opens the Context e
   // Llama 2: 128 dims, base 10,000, context 4,096: pairs with 2π·10000^(2i/128) ≤ 4096 turn.
   let turn = 0;
   for (let i = 0; i < 64; i++) if (2 * Math.PI * 10000 ** ((2 * i) / 128) <= 4096) turn++;
-  assert.match(await page.locator('[data-panel="model-wavelengths"] .readout').innerText(), new RegExp(`Llama 2 7B: ${turn} of 64 pairs complete a turn`));
+  assert.match(await page.locator('[data-panel="model-wavelengths"] .readout').textContent(), new RegExp(`Llama 2 7B: ${turn} of 64 pairs complete a turn`));
   // The wavelengths CSV: one row per pair per model, the scaled frequency divides by 16 for
   // Scout's slowest pair.
   const rows = (await downloadText(page, 'model-wavelengths', 'CSV')).trim().split('\n').slice(1).map((r) => r.split(','));
@@ -117,6 +117,28 @@ test('the smallest-base CSV: each base keeps B(Δ) ≥ 0 below its context, and 
   assert.ok((await cells.count()) >= 10);
   const llama2 = await page.locator('[data-panel="base-bound-min"] [data-model-first="llama-2-7b"]').innerText();
   assert.equal(llama2, '1,707');
+  assert.equal(await page.locator('[data-panel="base-bound-min"] [data-model-scaled-first="llama-2-7b"]').innerText(), 'no scaling');
+  // Llama 3.1 with its llama3 scaling (transformers' rule, written out here): the sum of cosines
+  // first goes negative much later than at its bare base.
+  const inv = [];
+  for (let i = 0; i < 64; i++) {
+    const w = 500000 ** (-(2 * i) / 128);
+    const wl = (2 * Math.PI) / w;
+    if (wl < 8192 / 4) inv.push(w);
+    else if (wl > 8192) inv.push(w / 8);
+    else {
+      const smooth = (8192 / wl - 1) / (4 - 1);
+      inv.push((1 - smooth) * (w / 8) + smooth * w);
+    }
+  }
+  let scaledFirst = -1;
+  for (let d = 0; scaledFirst < 0 && d < 1e6; d++) {
+    let s = 0;
+    for (const w of inv) s += Math.cos(d * w);
+    if (s < 0) scaledFirst = d;
+  }
+  const shown = await page.locator('[data-panel="base-bound-min"] [data-model-scaled-first="llama-3.1-8b"]').innerText();
+  assert.equal(shown, scaledFirst.toLocaleString('en-US'));
   await context.close();
 });
 

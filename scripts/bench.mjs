@@ -334,6 +334,7 @@ const LARGEST = {
   bias: 'heads=128&seq_len=512&buckets=256&max_distance=4096',
   compare: 'k_max=511',
   precision: 'head_dim=512&pos=63095734&m=63095734&max_dist=4096',
+  models: 'head_dim=256&theta=100000000&models=gpt-j-6b,gpt-neox-20b,llama-2-7b,mistral-7b-v0.3,llama-3.1-8b,qwen2.5-7b,gemma-3-4b,llama-4-scout',
 };
 /** Sliders whose chart is below the fold on arrival: the user scrolls to it first (the sticky
  *  controls stay in sight), and so does the benchmark. */

@@ -80,6 +80,10 @@ const SOURCES: &[(&str, &str)] = &[
         "NTK-Aware Scaled RoPE (Reddit r/LocalLLaMA post)",
     ),
     (
+        "Men et al., 2024",
+        "Base of RoPE Bounds Context Length (NeurIPS 2024)",
+    ),
+    (
         "Men et al. (2024)",
         "Base of RoPE Bounds Context Length (NeurIPS 2024)",
     ),
@@ -114,6 +118,7 @@ const SOURCES: &[(&str, &str)] = &[
 const NAMES: &[&str] = &[
     "all-MiniLM-L6-v2",
     "GPT-2",
+    "Llama 4 Scout",
     "Llama 3",
     "bfloat16",
     "float16",
@@ -873,12 +878,65 @@ fn claims() -> Vec<Claim> {
                 }
             }
         }),
+        claim("model-gallery", "dimension i with dimension i + D/2 in the half layout", || {
+            for j in 0..4 {
+                assert_eq!(PairLayout::Half.dims(j, 8), (j, j + 4));
+                assert_eq!(PairLayout::Interleaved.dims(j, 8), (2 * j, 2 * j + 1));
+            }
+        }),
+        claim("model-wavelengths", "chunks of 8,192 tokens", || {
+            let scout = pe_lab::gallery::ModelRow::find("llama-4-scout").unwrap();
+            assert!(scout.config.contains("\"attention_chunk_size\": 8192"));
+            assert!(scout.note.contains("chunks of 8,192 tokens"));
+        }),
+        claim("model-scores", "up to 16 distances in it", || {
+            assert_eq!(pe_lab::encoding::base_bound::COLUMN_SAMPLES, 16);
+        }),
+        claim("base-bound", "up to 16 distances in it, the first negative always among them", || {
+            use pe_lab::encoding::base_bound::{mean_cos_columns, thetas, COLUMN_SAMPLES};
+            assert_eq!(COLUMN_SAMPLES, 16);
+            let cols = mean_cos_columns(&thetas(128, 1e4), 7.0, 500, COLUMN_SAMPLES, &[1707]);
+            let at = cols.iter().rev().find(|c| c.0 <= 1707f64.log10()).unwrap();
+            assert!(at.1 < 0.0);
+        }),
+        claim("base-bound", "Where B(Δ) < 0 that expected preference is negative", || {
+            let th = pe_lab::encoding::base_bound::thetas(128, 1e4);
+            assert!(pe_lab::encoding::base_bound::b_sum(&th, 1707.0) < 0.0);
+        }),
+        claim("base-bound-min", "at D = 128, bases from 28,700 to 29,000 keep B(Δ) ≥ 0 for every Δ < 4,096, while 30,000 and 40,000 do not", || {
+            use pe_lab::encoding::base_bound::{holds_for, min_base, BaseGrid};
+            for b in [28_700.0, 28_800.0, 28_900.0, 29_000.0] {
+                assert!(holds_for(128, b, 4096), "{b}");
+            }
+            assert!(!holds_for(128, 30_000.0, 4096));
+            assert!(!holds_for(128, 40_000.0, 4096));
+            // And the grid's answer is above that range: the sentence's point.
+            let mut grid = BaseGrid::new(128);
+            while !grid.done() {
+                grid.advance(1 << 24);
+            }
+            assert!(min_base(&grid, 4096).unwrap() > 29_000.0);
+        }),
         claim("model-gallery", "in D/2 pairs", || {
             for m in pe_lab::gallery::MODELS.iter().filter(|m| m.rotary > 0) {
                 assert_eq!(m.scaled().unwrap().inv_freq.len(), m.rotary / 2, "{}", m.id);
             }
         }),
-        claim("model-wavelengths", "λ_i = 2π/ω_i", check_wavelength),
+        claim("model-wavelengths", "λ′_i = 2π/ω′_i", || {
+            // The panel's CSV and summary take each scaled frequency's wavelength so.
+            let m = pe_lab::gallery::ModelRow::find("llama-3.1-8b").unwrap();
+            let w = m.scaled().unwrap().inv_freq;
+            assert!(w.iter().all(|w| (TAU / w) * w - TAU < 1e-12));
+            check_wavelength();
+        }),
+        claim("notation", "its wavelength 2π/ω′_i", check_wavelength),
+        claim("notation", "over the D/2 pairs", || {
+            assert_eq!(pe_lab::encoding::base_bound::thetas(96, 1e4).len(), 48);
+        }),
+        claim("notation", "B(Δ) ≥ 0 for every Δ < L", || {
+            use pe_lab::encoding::base_bound::holds_for;
+            assert!(holds_for(128, 1e4, 1707) && !holds_for(128, 1e4, 1708));
+        }),
         claim("model-scores", "divided by its value at Δ = 0", || {
             // All ones: each pair adds 2·cos(Δ·ω_i); at Δ = 0 the score is D, so the ratio is
             // the mean of the cosines.
@@ -909,7 +967,7 @@ fn claims() -> Vec<Claim> {
             let th = thetas(32, b);
             assert!((0..1000).all(|d| b_sum(&th, d as f64) >= 0.0));
         }),
-        claim("base-bound-min", "a grid of ten bases per decade", || {
+        claim("base-bound-min", "a grid of ten per decade", || {
             assert_eq!(pe_lab::encoding::base_bound::GRID_PER_DECADE, 10);
         }),
         claim("base-bound", "summed over the D/2 pairs", || {

@@ -177,6 +177,62 @@ pub fn holds_for(d: usize, base: f64, context: u64) -> bool {
     first_negative(d, base, context, u64::MAX).first.is_none()
 }
 
+/// Distances sampled per pixel column of the log-distance charts (all of a column's integers
+/// when it holds no more), and in a quick paint.
+pub const COLUMN_SAMPLES: usize = 16;
+pub const QUICK_SAMPLES: usize = 4;
+
+/// `B(Δ)/(D/2)`, as `(log10 Δ, lowest, highest)`, over the pixel columns of a log axis `0..=x_max` (log10 of the distance): each
+/// column's lowest and highest value over every integer in it when it holds at most `samples`,
+/// else over `samples` integers spread across it and every distance of `extra` that falls in
+/// it (a marked crossing is then always drawn below zero).
+pub fn mean_cos_columns(
+    thetas: &[f64],
+    x_max: f64,
+    px: usize,
+    samples: usize,
+    extra: &[u64],
+) -> Vec<(f64, f64, f64)> {
+    let n = thetas.len().max(1);
+    let quarters = vec![1u32; thetas.len()];
+    let mut out = Vec::with_capacity(px);
+    let mut next = 1u64;
+    let mut values = Vec::new();
+    for c in 0..px {
+        let hi = 10f64.powf(x_max * (c + 1) as f64 / px as f64).floor() as u64;
+        if hi < next {
+            continue;
+        }
+        let (a, b) = (next, hi);
+        next = hi + 1;
+        let span = b - a + 1;
+        let mut ms: Vec<f64> = if span as usize <= samples {
+            (a..=b).map(|m| m as f64).collect()
+        } else {
+            (0..samples)
+                .map(|k| (a + (span - 1) * k as u64 / (samples as u64 - 1).max(1)) as f64)
+                .collect()
+        };
+        ms.extend(
+            extra
+                .iter()
+                .filter(|m| (a..=b).contains(m))
+                .map(|m| *m as f64),
+        );
+        values.clear();
+        values.resize(ms.len() * thetas.len(), 0.0);
+        pe_kernels::trig::sinusoid_grid(&ms, thetas, &quarters, &mut values);
+        let (mut lo, mut hi_v) = (f64::INFINITY, f64::NEG_INFINITY);
+        for row in values.chunks(n) {
+            let v = row.iter().sum::<f64>() / n as f64;
+            lo = lo.min(v);
+            hi_v = hi_v.max(v);
+        }
+        out.push(((a as f64).log10(), lo, hi_v));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -249,6 +305,20 @@ mod tests {
         assert!(slices > 10);
         assert_eq!(c.first(), Some(Some(27685)));
         assert_eq!(Crossing::new(128, 1e4).first(), None, "not scanned yet");
+    }
+
+    #[test]
+    fn a_column_holding_the_crossing_dips_below_zero() {
+        let th = thetas(128, 1e4);
+        let cols = mean_cos_columns(&th, 7.0, 600, COLUMN_SAMPLES, &[1707]);
+        let at = cols.iter().rev().find(|c| c.0 <= 1707f64.log10()).unwrap();
+        assert!(at.1 < 0.0, "{at:?}");
+        // A column with few integers holds every one of them: Δ = 1 … 10 are their own columns.
+        assert_eq!(
+            cols[0],
+            (0.0, b_sum(&th, 1.0) / 64.0, b_sum(&th, 1.0) / 64.0)
+        );
+        assert!(cols.windows(2).all(|w| w[0].0 < w[1].0));
     }
 
     /// Why the smallest base is searched on a grid and not by bisection alone: a larger base

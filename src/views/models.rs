@@ -10,7 +10,9 @@ use std::cell::RefCell;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::encoding::base_bound::{min_base, BaseGrid, Crossing, SCAN_LIMIT};
+use crate::encoding::base_bound::{
+    mean_cos_columns, min_base, BaseGrid, Crossing, COLUMN_SAMPLES, QUICK_SAMPLES, SCAN_LIMIT,
+};
 use crate::export::csv;
 use crate::format::{base_text, escape_html, grouped};
 use crate::gallery::{ModelRow, Scheme, MODELS};
@@ -40,8 +42,9 @@ struct Scans {
     current: Option<Crossing>,
     /// `base-bound-min`: every grid base for the chosen `D`.
     grid: Option<BaseGrid>,
-    /// The gallery's RoPE models at their own width and base, in gallery order.
-    models: Vec<Crossing>,
+    /// The gallery's RoPE models at their own width, in gallery order: at their base, and with
+    /// their scaled frequencies.
+    models: Vec<(Crossing, Crossing)>,
 }
 
 thread_local! {
@@ -130,7 +133,7 @@ const TABLE_HEAD: [&str; 9] = [
     "Rotating dims, pairs, layout",
     "base (rope_theta)",
     "Scaling",
-    "Context: pre-trained L₀ → published",
+    "Context: L₀ → published",
     "Layers without positions",
     "Note",
 ];
@@ -319,7 +322,7 @@ fn selected_freqs(state: RwSignal<crate::state::AppState>) -> Computed<Freqs> {
 
 fn nothing_selected(p: &Painter) -> Option<crate::render::charts::PlotRect> {
     let chart = LineChart {
-        x_label: "choose models in the table above".into(),
+        x_label: "choose models with “Draw together” above".into(),
         y_label: String::new(),
         x_range: (0.0, 1.0),
         y_range: (0.0, 1.0),
@@ -401,9 +404,18 @@ fn WavelengthsPanel() -> impl IntoView {
             fs.iter()
                 .map(|(m, w, w0)| {
                     let turn = w.iter().filter(|w| ratio(m, **w) <= 1.0).count();
-                    let scaled = w.iter().zip(w0).filter(|(a, b)| (*a - *b).abs() > 1e-12 * *b).count();
+                    let scaled = w
+                        .iter()
+                        .zip(w0)
+                        .filter(|(a, b)| (*a - *b).abs() > 1e-12 * *b)
+                        .count();
+                    let slowed = match (m.scaling.is_empty(), scaled) {
+                        (true, _) => "no scaling".to_string(),
+                        (false, 1) => "1 pair slowed by its scaling".to_string(),
+                        (false, n) => format!("{n} pairs slowed by its scaling"),
+                    };
                     format!(
-                        "{}: {turn} of {} pairs complete a turn within {} positions; {scaled} pairs were slowed by its scaling.",
+                        "{}: {turn} of {} pairs complete a turn within {} positions; {slowed}.",
                         m.name,
                         w.len(),
                         grouped(m.context as u64)
@@ -455,40 +467,18 @@ fn WavelengthsPanel() -> impl IntoView {
     .into_any()
 }
 
-/// `B(m)/(D/2)` at the distances of each pixel column of a log axis `0..=x_max` (log10):
-/// `samples` integers per column, reduced to the column's lowest and highest value.
-fn cos_mean_columns(thetas: &[f64], x_max: f64, px: usize, samples: usize) -> Vec<Column> {
-    let n = thetas.len().max(1) as f64;
-    let quarters = vec![1u32; thetas.len()];
-    let mut out: Vec<Column> = Vec::with_capacity(px);
-    let mut last_m = u64::MAX;
-    for c in 0..px {
-        let (a, b) = (
-            x_max * c as f64 / px as f64,
-            x_max * (c + 1) as f64 / px as f64,
-        );
-        let mut ms: Vec<f64> = (0..samples)
-            .map(|s| 10f64.powf(a + (b - a) * s as f64 / samples as f64).round())
-            .collect();
-        ms.dedup();
-        ms.retain(|m| *m as u64 != last_m);
-        let Some(&m_last) = ms.last() else { continue };
-        last_m = m_last as u64;
-        let mut values = vec![0.0; ms.len() * thetas.len()];
-        pe_kernels::trig::sinusoid_grid(&ms, thetas, &quarters, &mut values);
-        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for row in values.chunks(thetas.len().max(1)) {
-            let v = row.iter().sum::<f64>() / n;
-            lo = lo.min(v);
-            hi = hi.max(v);
-        }
-        out.push(Column {
-            x: ms[0].log10(),
-            lo,
-            hi,
-        });
-    }
-    out
+/// [`mean_cos_columns`] as chart columns.
+fn cos_mean_columns(
+    thetas: &[f64],
+    x_max: f64,
+    px: usize,
+    samples: usize,
+    extra: &[u64],
+) -> Vec<Column> {
+    mean_cos_columns(thetas, x_max, px, samples, extra)
+        .into_iter()
+        .map(|(x, lo, hi)| Column { x, lo, hi })
+        .collect()
 }
 
 #[component]
@@ -514,10 +504,10 @@ fn ScoresPanel() -> impl IntoView {
             if fs.is_empty() {
                 return nothing_selected(p);
             }
-            let samples = if p.quick_for((px * fs.len()) as f64 * 4.0) {
-                1
+            let samples = if p.quick_for((px * fs.len() * COLUMN_SAMPLES) as f64) {
+                QUICK_SAMPLES
             } else {
-                4
+                COLUMN_SAMPLES
             };
             let series: Vec<Series> = fs
                 .iter()
@@ -528,7 +518,7 @@ fn ScoresPanel() -> impl IntoView {
                     Series {
                         name: format!("{} (to {})", m.name, grouped(m.context as u64)),
                         colour: series_colour(k),
-                        columns: cos_mean_columns(w, own, cols, samples),
+                        columns: cos_mean_columns(w, own, cols, samples, &[]),
                         style: SeriesStyle::Line,
                     }
                 })
@@ -583,13 +573,7 @@ fn show_crossing(el: &web_sys::Element, c: &Crossing) {
             // Released models with this width and base, and the context they were given.
             let same: Vec<String> = rope_models()
                 .filter(|r| r.rotary == c.d && r.theta == c.base)
-                .map(|r| {
-                    format!(
-                        "{} (pre-trained at {} tokens)",
-                        r.name,
-                        grouped(r.original_ctx as u64)
-                    )
-                })
+                .map(|r| format!("{} (L₀ = {})", r.name, grouped(r.original_ctx as u64)))
                 .collect();
             let models = if same.is_empty() {
                 String::new()
@@ -652,12 +636,13 @@ fn BoundPanel() -> impl IntoView {
             show_crossing(&el, &crossing);
         }
         let thetas = crate::encoding::base_bound::thetas(d, base);
-        let samples = if p.quick_for((px * thetas.len()) as f64 * 4.0) {
-            1
+        let samples = if p.quick_for((px * thetas.len() * COLUMN_SAMPLES) as f64) {
+            QUICK_SAMPLES
         } else {
-            4
+            COLUMN_SAMPLES
         };
-        let mut columns = cos_mean_columns(&thetas, BOUND_MAX_LOG, px, samples);
+        let marked: Vec<u64> = crossing.first().flatten().into_iter().collect();
+        let mut columns = cos_mean_columns(&thetas, BOUND_MAX_LOG, px, samples, &marked);
         // B(Δ) itself, not its mean: the paper's quantity.
         let half = (d / 2) as f64;
         for c in &mut columns {
@@ -792,15 +777,22 @@ fn MinBasePanel() -> impl IntoView {
             left = left.saturating_sub(grid.advance(left));
             if s.models.is_empty() {
                 s.models = rope_models()
-                    .map(|m| Crossing::new(m.rotary, m.theta))
+                    .map(|m| {
+                        let scaled = m.scaled().map(|x| x.inv_freq).unwrap_or_default();
+                        (
+                            Crossing::new(m.rotary, m.theta),
+                            Crossing::with_thetas(m.rotary, m.theta, scaled),
+                        )
+                    })
                     .collect();
             }
-            for c in s.models.iter_mut() {
-                left = left.saturating_sub(c.advance(left));
+            for (a, b) in s.models.iter_mut() {
+                left = left.saturating_sub(a.advance(left));
+                left = left.saturating_sub(b.advance(left));
             }
             (grid.clone(), s.models.clone(), s.current.clone())
         });
-        let done = grid.done() && models.iter().all(Crossing::done);
+        let done = grid.done() && models.iter().all(|(a, b)| a.done() && b.done());
         if !done {
             p.unfinished();
         }
@@ -819,9 +811,11 @@ fn MinBasePanel() -> impl IntoView {
                 _ => None,
             })
             .collect();
+        // Released models of this width, at their base and original context L₀.
         let released: Vec<Column> = rope_models()
+            .filter(|m| m.rotary == d)
             .map(|m| Column {
-                x: (m.context as f64).log10(),
+                x: (m.original_ctx as f64).log10(),
                 lo: m.theta,
                 hi: m.theta,
             })
@@ -840,7 +834,7 @@ fn MinBasePanel() -> impl IntoView {
                 style: SeriesStyle::Points,
             },
             Series {
-                name: "released models: base at published context".into(),
+                name: format!("released models with D = {d}: base at L₀"),
                 colour: series_colour(1),
                 columns: released,
                 style: SeriesStyle::Points,
@@ -897,7 +891,7 @@ fn MinBasePanel() -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("The smallest base whose B(Δ) stays non-negative for every distance below each context length L, for D = {}, with released models' bases at their contexts.", dims.get().0)) paint=paint height=320.0/>
+            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("The smallest base on the grid whose B(Δ) stays non-negative for every distance below each context length L, for D = {}, with released models of that D at their base and original context.", dims.get().0)) paint=paint height=320.0/>
             <div class="table-wrap" tabindex="0" role="region" aria-label="Released models against the bound" node_ref=table></div>
             <p class="about">{crate::captions::BASE_BOUND_MIN}</p>
             <ExportButtons canvas=canvas stem=Signal::derive(move || format!("{ID}_D{}", dims.get().0)) csv=csv_cb/>
@@ -906,23 +900,30 @@ fn MinBasePanel() -> impl IntoView {
     .into_any()
 }
 
-/// Each RoPE model at its own width and base: where `B` first goes negative, against its
-/// contexts.
-fn models_table(scans: &[Crossing]) -> String {
-    let mut html = String::from("<table class=\"model-table\"><thead><tr><th scope=\"col\">Model</th><th scope=\"col\">D</th><th scope=\"col\">base</th><th scope=\"col\">First Δ with B(Δ) &lt; 0</th><th scope=\"col\">Pre-trained context</th><th scope=\"col\">Published context</th></tr></thead><tbody>");
-    for (m, c) in rope_models().zip(scans) {
-        let first = match c.first() {
-            Some(Some(v)) => grouped(v),
-            Some(None) => format!("none below {}", grouped(SCAN_LIMIT)),
-            None => "…".into(),
+/// Each RoPE model at its own width: where `B` first goes negative at its base, against its
+/// original context L₀, and with its scaled frequencies, against its published context.
+fn models_table(scans: &[(Crossing, Crossing)]) -> String {
+    let first = |c: &Crossing| match c.first() {
+        Some(Some(v)) => grouped(v),
+        Some(None) => format!("none below {}", grouped(SCAN_LIMIT)),
+        None => "…".into(),
+    };
+    let mut html = String::from("<table class=\"model-table\"><thead><tr><th scope=\"col\">Model</th><th scope=\"col\">D</th><th scope=\"col\">base</th><th scope=\"col\">First Δ with B(Δ) &lt; 0</th><th scope=\"col\">L₀</th><th scope=\"col\">With its scaling: first Δ with Σ cos(Δ·ω′_i) &lt; 0</th><th scope=\"col\">Published context</th></tr></thead><tbody>");
+    for (m, (plain, scaled)) in rope_models().zip(scans) {
+        let with_scaling = if m.scaling.is_empty() {
+            "no scaling".to_string()
+        } else {
+            first(scaled)
         };
         html += &format!(
-            "<tr><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td data-model-first=\"{}\">{first}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td data-model-first=\"{}\">{}</td><td>{}</td><td data-model-scaled-first=\"{}\">{with_scaling}</td><td>{}</td></tr>",
             escape_html(m.name),
             m.rotary,
             base_text(m.theta),
             m.id,
+            first(plain),
             grouped(m.original_ctx as u64),
+            m.id,
             grouped(m.context as u64)
         );
     }
