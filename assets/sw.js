@@ -6,8 +6,9 @@
 // drawn (about 1.9 MB, once per build). After that one visit every view and lesson works
 // offline, even those never opened. Anything else the app fetches from its directory is cached
 // when first fetched.
-// - Files whose names carry a content hash (trunk's and scripts/post-build.mjs's) are served
-//   from the cache first: a name never changes meaning within a build.
+// - Files whose names carry a content hash (trunk's and the chunk loader's) and chunks fetched
+//   with the build's version (`chunk_14.wasm?v=…`) are served from the cache first: such a URL
+//   never changes meaning.
 // - Everything else (the page itself, lessons, notation.json, the learned table) goes to the
 //   network first and falls back to the cache, so an online visit always gets the newest build.
 // - The cache is named after the build: scripts/post-build.mjs writes a hash of every file of
@@ -19,7 +20,7 @@ const BUILD = '__PE_LAB_BUILD__';
 const PRECACHE = ['./'];
 const STAMPED = !BUILD.startsWith('__');
 const CACHE = `pe-lab-${BUILD}`;
-const HASHED = /[0-9a-f]{16}/;
+const HASHED = /-[0-9a-f]{8,}\.|\?v=[0-9a-f]{8}$/;
 
 self.addEventListener('install', (event) => {
   self.skipWaiting();
@@ -52,7 +53,7 @@ self.addEventListener('fetch', (event) => {
   if (url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname)) return;
   // The page, whatever its query: one entry, the app's directory.
   const key = request.mode === 'navigate' ? scope.href : url.origin + url.pathname;
-  event.respondWith(HASHED.test(url.pathname) ? cacheFirst(request, key) : networkFirst(request, key));
+  event.respondWith(HASHED.test(url.pathname + url.search) ? cacheFirst(request, key) : networkFirst(request, key));
 });
 
 async function cacheFirst(request, key) {

@@ -9,21 +9,25 @@ import zlib from 'node:zlib';
 import { useApp, openApp, settle, reveal, registeredViews, DIST } from './support.mjs';
 
 const app = useApp();
-const isChunk = (url) => /\/(split_|chunk_)[\w]+-[0-9a-f]{16}\.wasm$/.test(url);
+const isChunk = (url) => /\/(split_|chunk_)\w+\.wasm(\?v=[0-9a-f]{8})?$/.test(url);
 const allPainted = () => {
   const charts = [...document.querySelectorAll('main canvas.chart')];
   return charts.length > 0 && charts.every((c) => c.hasAttribute('data-plot'));
 };
 
-test('chunks and their loader have content-hashed names', () => {
+test('chunks are fetched with the build\'s version, and their loader has a content-hashed name', () => {
   const files = fs.readdirSync(DIST);
   const wasm = files.filter((f) => f.endsWith('.wasm'));
-  assert.ok(wasm.some((f) => f.startsWith('split_rope_view-')), wasm.join(' '));
-  for (const f of wasm.filter((f) => f.startsWith('split_') || f.startsWith('chunk_'))) {
-    assert.match(f, /-[0-9a-f]{16}\.wasm$/);
-  }
-  assert.ok(files.some((f) => /^__wasm_split-[0-9a-f]{16}\.js$/.test(f)), files.join(' '));
+  assert.ok(wasm.includes('split_rope_view.wasm'), wasm.join(' '));
+  const loader = files.find((f) => /^__wasm_split-[0-9a-f]{8}\.js$/.test(f));
+  assert.ok(loader, files.join(' '));
   assert.ok(!files.includes('__wasm_split.js'));
+  // One version for every chunk, of the chunks' content: it changes when a chunk does.
+  const js = fs.readFileSync(`${DIST}/${loader}`, 'utf8');
+  const version = js.match(/\.wasm\?v=([0-9a-f]{8})`/)?.[1];
+  assert.ok(version, 'the loader versions its chunk URLs');
+  const chunks = wasm.filter((f) => f.startsWith('split_') || f.startsWith('chunk_'));
+  for (const f of chunks) assert.ok(js.includes(`"${f.slice(0, -5)}"`), `the loader names ${f}`);
 });
 
 test('the initial page loads no view chunk and stays within 230 KB gzip', async () => {
@@ -59,7 +63,7 @@ test('every registered view opens from the navigation, fetching its chunk once',
   }
   // Each non-default view fetched its own split chunk.
   for (const v of views.filter((v) => v.name !== 'sinusoidal')) {
-    assert.ok(requests.some((r) => r.includes(`/split_${v.name}_view-`)), v.name);
+    assert.ok(requests.some((r) => r.includes(`/split_${v.name}_view.wasm`)), v.name);
   }
   assert.deepEqual(errors, []);
   await context.close();
@@ -69,7 +73,7 @@ test('a slow chunk shows a loading state as tall as the window, then the panels'
   const { page, context, errors } = await openApp(app.browser, app.server.url);
   let release;
   const gate = new Promise((r) => (release = r));
-  await page.route(/split_rope_view-/, async (route) => {
+  await page.route(/split_rope_view\.wasm/, async (route) => {
     await gate;
     await route.continue();
   });
@@ -90,7 +94,7 @@ test('a slow chunk shows a loading state as tall as the window, then the panels'
 
 test('a chunk that cannot be fetched gives a clear message, no panic, and Try again works', async () => {
   const { page, context, errors } = await openApp(app.browser, app.server.url);
-  await page.route(/split_bias_view-/, (route) => route.abort());
+  await page.route(/split_bias_view\.wasm/, (route) => route.abort());
   await page.getByRole('button', { name: 'Relative biases', exact: true }).click();
   const alert = page.getByRole('alert');
   await alert.waitFor();
@@ -101,7 +105,7 @@ test('a chunk that cannot be fetched gives a clear message, no panic, and Try ag
   await page.waitForFunction(allPainted);
   await page.getByRole('button', { name: 'Relative biases', exact: true }).click();
   await alert.waitFor();
-  await page.unroute(/split_bias_view-/);
+  await page.unroute(/split_bias_view\.wasm/);
   await page.getByRole('button', { name: 'Try again' }).click();
   await page.waitForFunction(allPainted, null, { timeout: 20000 });
   assert.equal(await page.locator('[data-panel="alibi-slopes"]').count(), 1);
@@ -131,7 +135,7 @@ test('every registered panel is reachable by its embed URL alone (no view=)', as
 test('the Sinusoidal panels below the fold are fetched when scrolled near, in the current state', async () => {
   const below = ['pe-spectrum', 'pe-similarity', 'pe-offset', 'pe-index'];
   const { page, context, errors, requests } = await openApp(app.browser, app.server.url);
-  const fetched = () => requests.filter((r) => /\/split_sinusoidal_below-[0-9a-f]{16}\.wasm$/.test(r)).length;
+  const fetched = () => requests.filter((r) => /\/split_sinusoidal_below\.wasm\?v=[0-9a-f]{8}$/.test(r)).length;
   await page.waitForLoadState('networkidle');
   // On arrival: placeholders with the panels' IDs and headings, nothing fetched.
   const views = await registeredViews(app);
@@ -172,13 +176,13 @@ test('a jump to the end of the page fetches the panels below the fold too (phone
 
 test('panels below the fold that cannot be fetched say so, and Try again brings them', async () => {
   const { page, context, errors } = await openApp(app.browser, app.server.url);
-  await page.route(/split_sinusoidal_below-/, (route) => route.abort());
+  await page.route(/split_sinusoidal_below\.wasm/, (route) => route.abort());
   await page.locator('[data-panel="pe-spectrum"]').scrollIntoViewIfNeeded();
   const alert = page.locator('[data-panel="pe-spectrum"] [role="alert"]');
   await alert.waitFor();
   assert.match(await alert.innerText(), /This panel could not be loaded/);
   assert.equal(await page.locator('.panic-banner').count(), 0);
-  await page.unroute(/split_sinusoidal_below-/);
+  await page.unroute(/split_sinusoidal_below\.wasm/);
   await alert.getByRole('button', { name: 'Try again' }).click();
   await reveal(page, 'pe-similarity');
   assert.equal(await page.locator('.panel-loading').count(), 0);

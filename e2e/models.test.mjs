@@ -147,8 +147,8 @@ test('unknown or position-less models in the URL are ignored with a notice; a pa
   await settle(page);
   assert.equal(query(page).get('models'), 'qwen2.5-7b');
   const notices = await page.locator('.notices').innerText();
-  assert.match(notices, /GPT-2 \(124M\) has no rotary pairs/);
-  assert.match(notices, /no model named “nope”/);
+  assert.match(notices, /“gpt2” is not a RoPE model of the gallery/);
+  assert.match(notices, /“nope” is not a RoPE model of the gallery/);
   await page.goto(`${app.server.url}?view=models&embed=1&panel=base-bound&head_dim=96&theta=500000`);
   await settle(page);
   assert.equal(await page.locator('[data-panel]').count(), 1);

@@ -104,7 +104,7 @@ test('the release build works under a sub-path (/course/pe-lab/), learned asset 
   await page.waitForSelector('[data-panel="learned-heatmap"] canvas[data-plot]');
   assert.ok(requests.some((r) => r.includes('/course/pe-lab/minilm_l6_v2_position_embeddings.f16')));
   // The view's code is a chunk loaded on demand, fetched relative to the page too.
-  assert.ok(requests.some((r) => /\/course\/pe-lab\/split_learned_view-[0-9a-f]{16}\.wasm$/.test(r)), requests.join('\n'));
+  assert.ok(requests.some((r) => /\/course\/pe-lab\/split_learned_view\.wasm\?v=[0-9a-f]{8}$/.test(r)), requests.join('\n'));
   assert.ok(requests.every((r) => r.startsWith(server.origin + '/course/pe-lab/') || r.startsWith('data:') || r.startsWith('blob:')), requests.join('\n'));
   assert.deepEqual(server.log.filter((p) => !p.startsWith('/course/pe-lab/')), []);
   // Moving a control keeps the sub-path in the URL.

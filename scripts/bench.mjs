@@ -342,6 +342,7 @@ const WATCH = {
   precision: { 'ctl-m': 'precision-score', 'ctl-max_dist': 'precision-score' },
   bias: { 'ctl-buckets': 't5-buckets', 'ctl-max_distance': 't5-buckets' },
   compare: { 'ctl-k_max': 'compare-similarity' },
+  models: { 'ctl-head_dim': 'base-bound', 'ctl-theta': 'base-bound' },
 };
 const FRAME_BUDGET = { default: 16, largest: 33 };
 const DRAG_SHARE = 0.9;

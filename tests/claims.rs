@@ -119,6 +119,10 @@ const NAMES: &[&str] = &[
     "all-MiniLM-L6-v2",
     "GPT-2",
     "Llama 4 Scout",
+    "Llama 3.1",
+    "Llama 2",
+    "Qwen2.5 7B",
+    "Phi-3.5-mini",
     "Llama 3",
     "bfloat16",
     "float16",
@@ -868,6 +872,63 @@ fn claims() -> Vec<Claim> {
             assert!(at > EXACT_BREAK_SCAN);
         }),
         claim("precision-error", "(float16 from 65520)", check_f16_inf),
+        claim("lesson:models/Scaling slows the slow pairs", "λ′_i = 2π/ω′_i", check_wavelength),
+        claim("lesson:models/Scaling slows the slow pairs", "a wavelength is 2π over the frequency", check_wavelength),
+        claim("lesson:models/Scaling slows the slow pairs", "divides its slowest pairs' frequencies by its factor", || {
+            let m = pe_lab::gallery::ModelRow::find("llama-3.1-8b").unwrap();
+            let (w, w0) = (m.scaled().unwrap().inv_freq, m.unscaled().unwrap());
+            assert!((w[63] - w0[63] / 8.0).abs() < 1e-18 && w[0] == w0[0]);
+            assert!(m.config.contains("\"factor\": 8.0"));
+        }),
+        claim("lesson:models/How far can a base reach?", "B(Δ) = Σ_i cos(Δ·ω_i) over the D/2 pairs", || {
+            let th = pe_lab::encoding::base_bound::thetas(128, 1e4);
+            assert_eq!(th.len(), 64);
+            let direct: f64 = th.iter().map(|w| (7.0 * w).cos()).sum();
+            assert_eq!(pe_lab::encoding::base_bound::b_sum(&th, 7.0), direct);
+        }),
+        claim("lesson:models/How far can a base reach?", "ω_i = base^(−2i/D)", || {
+            let w = base_inv_freq(10000.0, 128);
+            assert!((w[5] - 10000f64.powf(-10.0 / 128.0)).abs() < 1e-15);
+        }),
+        claim("lesson:models/How far can a base reach?", "only while B(Δ) ≥ 0", || {
+            use pe_lab::encoding::base_bound::{b_sum, first_negative, thetas};
+            let first = first_negative(128, 5e5, 1 << 24, u64::MAX).first.unwrap();
+            let th = thetas(128, 5e5);
+            assert!((0..first).step_by(7).all(|d| b_sum(&th, d as f64) >= 0.0));
+        }),
+        claim("lesson:models/How far can a base reach?", "Llama 2 has D = 128, base 10,000, and was trained on 4,096 tokens", || {
+            let m = pe_lab::gallery::ModelRow::find("llama-2-7b").unwrap();
+            assert_eq!((m.rotary, m.theta, m.original_ctx), (128, 1e4, 4096));
+        }),
+        claim("lesson:models/How far can a base reach?", "first drop below 0", || {
+            let th = pe_lab::encoding::base_bound::thetas(128, 1e4);
+            assert!(pe_lab::encoding::base_bound::b_sum(&th, 1707.0) < 0.0);
+        }),
+        claim("lesson:models/How far can a base reach?", "base 10,000 serves fewer tokens than Llama 2 was trained on", || {
+            let m = pe_lab::gallery::ModelRow::find("llama-2-7b").unwrap();
+            let first = pe_lab::encoding::base_bound::first_negative(128, 1e4, 1 << 24, u64::MAX).first;
+            assert!(first.unwrap() < m.original_ctx as u64);
+        }),
+        claim("lesson:models/How far can a base reach?", "Before Δ = 4,096", || {
+            let first = pe_lab::encoding::base_bound::first_negative(128, 1e4, 1 << 24, u64::MAX).first;
+            assert!(first.unwrap() < 4096, "the right choice");
+        }),
+        claim("lesson:models/How far can a base reach?", "After Δ = 4,096", || {
+            let first = pe_lab::encoding::base_bound::first_negative(128, 1e4, 1 << 24, u64::MAX).first;
+            assert!(first.is_some_and(|m| m < 4096), "a wrong choice");
+        }),
+        claim("lesson:models/How far can a base reach?", "At Δ = 1,707", || {
+            let first = pe_lab::encoding::base_bound::first_negative(128, 1e4, 1 << 24, u64::MAX).first;
+            assert_eq!(first, Some(1707));
+        }),
+        claim("lesson:models/The smallest base for a context", "stays ≥ 0 below L", || {
+            use pe_lab::encoding::base_bound::{holds_for, min_base, BaseGrid};
+            let mut grid = BaseGrid::new(16);
+            while !grid.done() {
+                grid.advance(1 << 22);
+            }
+            assert!(holds_for(16, min_base(&grid, 300).unwrap(), 300));
+        }),
         claim("model-gallery", "ω_i = base^(−2i/D)", || {
             // Every gallery model's unscaled frequencies follow it.
             for m in pe_lab::gallery::MODELS.iter().filter(|m| m.rotary > 0) {
@@ -1177,6 +1238,19 @@ fn lesson_steps_fit_a_projector() {
 /// Symbols a lesson must define before it uses them: the symbol as written, and for each
 /// lesson that uses it, the step that defines it and the words that do.
 const DEFINED_AT: &[(&str, &str, &str, &str)] = &[
+    (
+        "ω_",
+        "models",
+        "How far can a base reach?",
+        "ω_i = base^(−2i/D)",
+    ),
+    ("Δ", "models", "How far can a base reach?", "at distance Δ"),
+    (
+        "L₀",
+        "models",
+        "Four ways to place positions",
+        "L₀, the context of their config",
+    ),
     (
         "ω_",
         "seed",

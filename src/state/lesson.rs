@@ -43,7 +43,7 @@ pub const MAX_PANELS: usize = 2;
 /// A multiple-choice question has this many choices, at least and at most.
 pub const CHOICES: std::ops::RangeInclusive<usize> = 2..=5;
 /// The lessons that ship with PE Lab (`lesson=NAME`), each at `lessons/NAME.json`.
-pub const BUILT_IN: [&str; 2] = ["seed", "precision"];
+pub const BUILT_IN: [&str; 3] = ["seed", "precision", "models"];
 
 /// A checked lesson.
 #[derive(Clone, Debug, PartialEq)]

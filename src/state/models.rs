@@ -2,11 +2,11 @@
 //! rotary width and base of the base-bound panels.
 
 use super::params::{FloatSpec, IntSpec, Notices};
-use crate::gallery::{ModelRow, Scheme, MODELS};
+use crate::gallery::{ModelRow, Scheme};
 
 pub const BB_HEAD_DIM: IntSpec = IntSpec {
     name: "head_dim",
-    label: "Rotary width D",
+    label: "head_dim = D (every dimension rotates)",
     min: 2,
     max: 256,
     default: 128,
@@ -25,6 +25,22 @@ pub const BB_THETA: FloatSpec = FloatSpec {
 /// The rows drawn when `models=` is absent: one model before context extension, two after it
 /// (llama3 and YaRN), and LongRoPE.
 pub const DEFAULT_MODELS: [&str; 4] = ["llama-2-7b", "llama-3.1-8b", "qwen2.5-7b", "phi-3.5-mini"];
+
+/// The gallery's RoPE rows, by id: reading `models=` needs only these (the first page does
+/// not carry the gallery's data; a test keeps them equal to it).
+pub const ROPE_IDS: [&str; 11] = [
+    "gpt-j-6b",
+    "gpt-neox-20b",
+    "llama-2-7b",
+    "mistral-7b-v0.3",
+    "llama-3.1-8b",
+    "qwen2.5-7b",
+    "phi-3.5-mini",
+    "gemma-3-4b",
+    "deepseek-v3",
+    "llama-4-scout",
+    "gemma-3-1b",
+];
 
 /// At most this many rows are drawn together (the charts' palette).
 pub const MAX_MODELS: usize = 8;
@@ -50,18 +66,11 @@ impl Default for ModelsState {
 }
 
 impl ModelsState {
-    /// The selected rows, in the order chosen.
-    pub fn rows(&self) -> Vec<&'static ModelRow> {
+    /// The selected rows (all RoPE: the ones the charts draw), in the order chosen.
+    pub fn rope_rows(&self) -> Vec<&'static ModelRow> {
         self.models
             .iter()
             .filter_map(|id| ModelRow::find(id))
-            .collect()
-    }
-
-    /// The selected rows that have RoPE (the ones the charts draw).
-    pub fn rope_rows(&self) -> Vec<&'static ModelRow> {
-        self.rows()
-            .into_iter()
             .filter(|m| m.scheme == Scheme::Rope)
             .collect()
     }
@@ -78,44 +87,27 @@ impl ModelsState {
     pub(crate) fn read(get: &dyn Fn(&str) -> Option<String>, notices: &mut Notices) -> ModelsState {
         let head_dim = super::rope::read_even(BB_HEAD_DIM, get("head_dim").as_deref(), notices);
         let theta = BB_THETA.read(get("theta").as_deref(), notices);
-        let models = match get("models") {
-            None => DEFAULT_MODELS.to_vec(),
-            Some(raw) => {
-                let mut models: Vec<&'static str> = Vec::new();
-                let mut unknown = Vec::new();
-                for name in raw
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|s| !s.is_empty())
-                    .take(64)
-                {
-                    match MODELS.iter().find(|m| m.id.eq_ignore_ascii_case(name)) {
-                        Some(m) if m.scheme != Scheme::Rope => notices.push(
-                            "models",
-                            format!(
-                                "{} has no rotary pairs to draw; it stays in the table.",
-                                m.name
-                            ),
-                        ),
-                        Some(m) if !models.contains(&m.id) && models.len() < MAX_MODELS => {
-                            models.push(m.id)
-                        }
-                        Some(_) => {}
-                        None => unknown.push(super::params::shorten(name, 24)),
+        // Each name is one of the gallery's RoPE rows; another is ignored, and said so (the
+        // notices keep the first few).
+        let models = get("models").map_or(DEFAULT_MODELS.to_vec(), |raw| {
+            let mut models: Vec<&'static str> = Vec::new();
+            for name in raw.split(',').filter(|s| !s.is_empty()).take(64) {
+                match ROPE_IDS.iter().find(|id| **id == name) {
+                    Some(id) if !models.contains(id) && models.len() < MAX_MODELS => {
+                        models.push(id)
                     }
-                }
-                if !unknown.is_empty() {
-                    notices.push(
+                    Some(_) => {}
+                    None => notices.push(
                         "models",
                         format!(
-                            "no model named “{}” in the gallery; ignored. The names are in the table.",
-                            unknown.join("”, “")
+                            "“{}” is not a RoPE model of the gallery; ignored.",
+                            super::params::shorten(name, 24)
                         ),
-                    );
+                    ),
                 }
-                models
             }
-        };
+            models
+        });
         ModelsState {
             models,
             head_dim,
@@ -154,14 +146,14 @@ mod tests {
     #[test]
     fn reads_and_writes_the_selection() {
         let (s, n) =
-            read("models=gpt-j-6b,llama-4-scout,GPT-J-6B,nonsense,gpt2&head_dim=97&theta=1e9");
+            read("models=gpt-j-6b,llama-4-scout,gpt-j-6b,nonsense,gpt2&head_dim=97&theta=1e9");
         assert_eq!(s.models, vec!["gpt-j-6b", "llama-4-scout"]);
         assert_eq!(s.head_dim, 96);
         assert_eq!(s.theta, 1e8);
         assert_eq!(
             n.items.len(),
             4,
-            "no RoPE, unknown name, odd head_dim, theta clamped"
+            "unknown name, no RoPE, odd head_dim, theta clamped (a repeat is dropped quietly)"
         );
         let mut out = Vec::new();
         s.write(&mut out);
@@ -174,16 +166,31 @@ mod tests {
     }
 
     #[test]
+    fn the_id_lists_are_the_gallery_rows() {
+        use crate::gallery::MODELS;
+        let rope: Vec<&str> = MODELS
+            .iter()
+            .filter(|m| m.scheme == Scheme::Rope)
+            .map(|m| m.id)
+            .collect();
+        assert_eq!(rope, ROPE_IDS);
+    }
+
+    #[test]
     fn a_selection_is_capped() {
         let mut s = ModelsState {
             models: vec![],
             ..ModelsState::default()
         };
-        for m in MODELS.iter().filter(|m| m.scheme == Scheme::Rope) {
-            s.toggle(m.id);
+        for id in ROPE_IDS {
+            s.toggle(id);
         }
         assert_eq!(s.models.len(), MAX_MODELS);
         s.toggle("llama-2-7b");
         assert!(!s.models.contains(&"llama-2-7b"));
+        s.toggle("gemma-3-1b");
+        assert!(s.models.contains(&"gemma-3-1b"), "room for one again");
+        s.toggle("deepseek-v3");
+        assert!(!s.models.contains(&"deepseek-v3"), "the ninth is refused");
     }
 }

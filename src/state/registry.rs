@@ -177,11 +177,8 @@ pub const VIEWS: [ViewSpec; 9] = [
         title: "Real models",
         panels: &[
             panel("model-gallery", "How released models place positions"),
-            panel(
-                "model-wavelengths",
-                "Each pair's wavelength against the model's context",
-            ),
-            panel("model-scores", "RoPE score against distance, out to the context"),
+            panel("model-wavelengths", "Wavelengths against the context"),
+            panel("model-scores", "Score against distance, to the context"),
             panel("base-bound", "B(Δ): how far do similar tokens still score higher?"),
             panel("base-bound-min", "The smallest base for a context length"),
         ],

@@ -57,6 +57,25 @@ macro_rules! call {
     };
 }
 
+/// A view's component on its way: one boxed future per view, so that [`load`] awaits once
+/// (a match of awaits would be one state machine holding every view's loader, about a
+/// kilobyte of the first download per view).
+type Loading =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<AnyView, LoadFailed>> + Send>>;
+
+#[cfg(feature = "split")]
+macro_rules! loading {
+    ($name:ident) => {
+        Box::pin($name()) as Loading
+    };
+}
+#[cfg(not(feature = "split"))]
+macro_rules! loading {
+    ($name:ident) => {
+        Box::pin(std::future::ready($name())) as Loading
+    };
+}
+
 on_demand!(attention_view, attention::AttentionView);
 on_demand!(learned_view, learned::LearnedView);
 on_demand!(rope_view, rope::RopeView);
@@ -133,15 +152,16 @@ pub fn run(job: Job) {
 /// The component of `view`. The default view comes with the initial download; the others are
 /// fetched on first use. One arm per registered view (the match is exhaustive).
 pub async fn load(view: View) -> Result<AnyView, LoadFailed> {
-    match view {
-        View::Sinusoidal => Ok(sinusoidal::SinusoidalView().into_any()),
-        View::Attention => call!(attention_view),
-        View::Learned => call!(learned_view),
-        View::Rope => call!(rope_view),
-        View::Scaling => call!(scaling_view),
-        View::Bias => call!(bias_view),
-        View::Compare => call!(compare_view),
-        View::Precision => call!(precision_view),
-        View::Models => call!(models_view),
-    }
+    let loading = match view {
+        View::Sinusoidal => return Ok(sinusoidal::SinusoidalView().into_any()),
+        View::Attention => loading!(attention_view),
+        View::Learned => loading!(learned_view),
+        View::Rope => loading!(rope_view),
+        View::Scaling => loading!(scaling_view),
+        View::Bias => loading!(bias_view),
+        View::Compare => loading!(compare_view),
+        View::Precision => loading!(precision_view),
+        View::Models => loading!(models_view),
+    };
+    loading.await
 }

@@ -27,7 +27,7 @@ use crate::views::common::{paint_lines, ExportButtons};
 
 /// Term evaluations (a term is one pair at one `m`) a scan may take in one paint while a
 /// slider moves, and at rest.
-const MOVING_BUDGET: u64 = 150_000;
+const MOVING_BUDGET: u64 = 100_000;
 const REST_BUDGET: u64 = 3_000_000;
 
 /// The largest distance the `base-bound` chart draws: 10⁷ (log axis from 1).
@@ -262,7 +262,8 @@ fn GalleryPanel() -> impl IntoView {
     .into_any()
 }
 
-/// The RoPE models drawn together (`models=`).
+/// The RoPE models drawn together (`models=`): checkboxes written as one HTML string, with one
+/// delegated handler (a component per box would put its code in the first download).
 #[component]
 fn ModelPicker() -> impl IntoView {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
@@ -277,27 +278,38 @@ fn ModelPicker() -> impl IntoView {
             "control model-pick locked",
         ],
     );
-    let boxes = rope_models()
-        .map(|m| {
-            let id = m.id;
-            let checked = move || ctx.state.with(|s| s.models.models.contains(&id));
-            let full = move || {
-                ctx.state
-                    .with(|s| s.models.models.len() >= MAX_MODELS && !s.models.models.contains(&id))
-            };
-            view! {
-                <label>
-                    <input type="checkbox" value=id prop:checked=checked prop:disabled=full
-                        on:change=move |_| ctx.state.update(|s| s.models.toggle(id))/>
-                    {m.name}
-                </label>
-            }
+    let boxes = move || {
+        ctx.state.with(|s| {
+            let chosen = &s.models.models;
+            let full = chosen.len() >= MAX_MODELS;
+            rope_models().fold(String::new(), |html, m| {
+                let on = chosen.contains(&m.id);
+                html + &format!(
+                    "<label><input type=\"checkbox\" value=\"{}\"{}{}> {}</label>",
+                    m.id,
+                    if on { " checked" } else { "" },
+                    if full && !on { " disabled" } else { "" },
+                    escape_html(m.name)
+                )
+            })
         })
-        .collect_view();
+    };
+    let on_change = move |ev: leptos::ev::Event| {
+        let id = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok())
+            .map(|e| e.value());
+        if let Some(id) = id
+            .and_then(|id| rope_models().find(|m| m.id == id))
+            .map(|m| m.id)
+        {
+            ctx.state.update(|s| s.models.toggle(id));
+        }
+    };
     view! {
         <fieldset class=class data-control="models">
             <legend>{format!("Draw together (up to {MAX_MODELS})")}</legend>
-            {boxes}
+            <div class="model-boxes" inner_html=boxes on:change=on_change></div>
         </fieldset>
     }
     .into_any()
@@ -636,10 +648,12 @@ fn BoundPanel() -> impl IntoView {
             show_crossing(&el, &crossing);
         }
         let thetas = crate::encoding::base_bound::thetas(d, base);
-        let samples = if p.quick_for((px * thetas.len() * COLUMN_SAMPLES) as f64) {
-            QUICK_SAMPLES
-        } else {
+        // While a slider moves, fewer samples per column (refined at rest).
+        let samples = if p.at_rest() {
             COLUMN_SAMPLES
+        } else {
+            p.unfinished();
+            QUICK_SAMPLES
         };
         let marked: Vec<u64> = crossing.first().flatten().into_iter().collect();
         let mut columns = cos_mean_columns(&thetas, BOUND_MAX_LOG, px, samples, &marked);
@@ -765,6 +779,7 @@ fn MinBasePanel() -> impl IntoView {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let canvas = NodeRef::<Canvas>::new();
     let table = NodeRef::<leptos::html::Div>::new();
+    let shown = StoredValue::new(String::new());
     let dims = select_state(ctx.state, |s| (s.models.head_dim, s.models.theta));
     let paint = move |p: &Painter| {
         let (d, base) = dims.get();
@@ -796,8 +811,14 @@ fn MinBasePanel() -> impl IntoView {
         if !done {
             p.unfinished();
         }
+        // The table changes only as its scans finish: rewritten then, not on every paint (a
+        // table's layout would cost a slider its frame).
+        let html = models_table(&models);
         if let Some(el) = table.get_untracked() {
-            el.set_inner_html(&models_table(&models));
+            if shown.with_value(|s| *s != html) {
+                el.set_inner_html(&html);
+                shown.set_value(html);
+            }
         }
         let grid_points: Vec<Column> = grid
             .points
@@ -937,7 +958,8 @@ const MODELS_CSS: &str = r#"
 .model-table { border-collapse: collapse; font-size: 0.88rem; width: 100%; }
 .model-table th, .model-table td { border-bottom: 1px solid var(--border); padding: 5px 8px; text-align: left; vertical-align: top; }
 .model-table tr.chosen > * { background: var(--highlight, rgba(255, 200, 0, 0.12)); }
-.view-models .model-pick { display: flex; flex-wrap: wrap; gap: 4px 14px; border: 1px solid var(--border); border-radius: 6px; padding: 6px 10px; }
+.view-models .model-pick { border: 1px solid var(--border); border-radius: 6px; padding: 6px 10px; }
+.model-boxes { display: flex; flex-wrap: wrap; gap: 4px 14px; }
 .model-pick label { font-weight: 400; white-space: nowrap; }
 .model-sources ul { font-size: 0.85rem; padding-left: 1.2em; }
 .bound-readout { min-height: 2.6em; }
