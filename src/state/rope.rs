@@ -469,13 +469,13 @@ pub const MODEL_PRESETS: [ModelPreset; 6] = [
         config: r#"{"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 131072, "rope_theta": 500000.0, "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0, "original_max_position_embeddings": 8192, "rope_type": "llama3"}}"#,
     },
     ModelPreset {
-        name: "Mistral-7B-v0.2",
-        source: "mistralai/Mistral-7B-Instruct-v0.2, config.json",
+        name: "Mistral-7B-v0.3",
+        source: "mistralai/Mistral-7B-v0.3, config.json (as copied in mlc-ai/mlc-llm model_preset.py)",
         config: r#"{"model_type": "mistral", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 32768, "rope_theta": 1000000.0}"#,
     },
     ModelPreset {
-        name: "Qwen2-7B (YaRN ×4)",
-        source: "Qwen/Qwen2-7B-Instruct, config.json, with the rope_scaling its model card gives for inputs over 32,768 tokens",
+        name: "Qwen2.5-7B (YaRN ×4)",
+        source: "Qwen/Qwen2.5-7B-Instruct, config.json, with the rope_scaling Qwen's documentation gives for inputs over 32,768 tokens (QwenLM/Qwen2.5 docs/source/deployment/vllm.md)",
         config: r#"{"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 32768, "rope_theta": 1000000.0, "rope_scaling": {"factor": 4.0, "original_max_position_embeddings": 32768, "type": "yarn"}}"#,
     },
     ModelPreset {
