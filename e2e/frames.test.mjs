@@ -10,8 +10,10 @@ const app = useApp();
 
 /** Every chart's pixels, in page order. */
 const allCanvases = (page) => page.evaluate(() => [...document.querySelectorAll('main canvas.chart')].map((c) => c.toDataURL()));
-/** Every panel's text (tables, notes and captions that follow the controls once they rest). */
-const allPanelTexts = (page) => page.evaluate(() => [...document.querySelectorAll('main section.panel')].map((p) => p.innerText));
+/** Every panel's text (tables, notes and captions that follow the controls once they rest), as
+ *  its text content: a panel far from the viewport is not rendered (`content-visibility: auto`)
+ *  and has no `innerText`, so pages scrolled to different places would compare unequal. */
+const allPanelTexts = (page) => page.evaluate(() => [...document.querySelectorAll('main section.panel')].map((p) => p.textContent));
 
 /** Once the controls rest, every chart equals what a fresh load of the page's URL draws, and
  *  neither page logged an error. */

@@ -873,14 +873,21 @@ fn claims() -> Vec<Claim> {
         }),
         claim("precision-error", "(float16 from 65520)", check_f16_inf),
         claim("lesson:models/Scaling slows the slow pairs", "λ′_i = 2π/ω′_i", check_wavelength),
-        claim("lesson:models/Scaling slows the slow pairs", "a wavelength is 2π over the frequency", check_wavelength),
-        claim("lesson:models/Scaling slows the slow pairs", "divides its slowest pairs' frequencies by its factor", || {
+        claim("lesson:models/Scaling slows the slow pairs", "a pair whose wavelength is under L₀/4 = 2,048 keeps its frequency, one over L₀ = 8,192 has it divided by 8", || {
             let m = pe_lab::gallery::ModelRow::find("llama-3.1-8b").unwrap();
+            assert_eq!(m.original_ctx, 8192);
             let (w, w0) = (m.scaled().unwrap().inv_freq, m.unscaled().unwrap());
-            assert!((w[63] - w0[63] / 8.0).abs() < 1e-18 && w[0] == w0[0]);
-            assert!(m.config.contains("\"factor\": 8.0"));
+            for (a, b) in w.iter().zip(&w0) {
+                let lambda = TAU / b;
+                if lambda < 2048.0 {
+                    assert_eq!(a, b);
+                } else if lambda > 8192.0 {
+                    assert!((a - b / 8.0).abs() <= 1e-15 * b);
+                }
+            }
+            assert!(w0.iter().any(|b| TAU / b < 2048.0) && w0.iter().any(|b| TAU / b > 8192.0));
         }),
-        claim("lesson:models/How far can a base reach?", "B(Δ) = Σ_i cos(Δ·ω_i) over the D/2 pairs", || {
+        claim("lesson:models/How far can a base reach?", "B(Δ) = Σ_i cos(Δ·ω_i) over the D/2 pairs of D rotating dimensions", || {
             let th = pe_lab::encoding::base_bound::thetas(128, 1e4);
             assert_eq!(th.len(), 64);
             let direct: f64 = th.iter().map(|w| (7.0 * w).cos()).sum();
@@ -904,7 +911,7 @@ fn claims() -> Vec<Claim> {
             let th = pe_lab::encoding::base_bound::thetas(128, 1e4);
             assert!(pe_lab::encoding::base_bound::b_sum(&th, 1707.0) < 0.0);
         }),
-        claim("lesson:models/How far can a base reach?", "base 10,000 serves fewer tokens than Llama 2 was trained on", || {
+        claim("lesson:models/How far can a base reach?", "before 4,096: by this bound base 10,000 is too small for the length Llama 2 was trained on", || {
             let m = pe_lab::gallery::ModelRow::find("llama-2-7b").unwrap();
             let first = pe_lab::encoding::base_bound::first_negative(128, 1e4, 1 << 24, u64::MAX).first;
             assert!(first.unwrap() < m.original_ctx as u64);
@@ -920,6 +927,21 @@ fn claims() -> Vec<Claim> {
         claim("lesson:models/How far can a base reach?", "At Δ = 1,707", || {
             let first = pe_lab::encoding::base_bound::first_negative(128, 1e4, 1 << 24, u64::MAX).first;
             assert_eq!(first, Some(1707));
+        }),
+        claim("lesson:models/How far can a base reach?", "Llama 2 was still trained at 4,096", || {
+            assert_eq!(pe_lab::gallery::ModelRow::find("llama-2-7b").unwrap().original_ctx, 4096);
+        }),
+        claim("lesson:models/The smallest base for a context", "its published context of 131,072", || {
+            use pe_lab::encoding::base_bound::Crossing;
+            let m = pe_lab::gallery::ModelRow::find("llama-3.1-8b").unwrap();
+            assert_eq!(m.context, 131_072);
+            // The question's answer, in the table: with its scaling the sum still turns
+            // negative before 131,072 (at 85,133).
+            let mut c = Crossing::with_thetas(128, m.theta, m.scaled().unwrap().inv_freq);
+            while !c.done() {
+                c.advance(1 << 24);
+            }
+            assert_eq!(c.first(), Some(Some(85_133)));
         }),
         claim("lesson:models/The smallest base for a context", "stays ≥ 0 below L", || {
             use pe_lab::encoding::base_bound::{holds_for, min_base, BaseGrid};
@@ -939,7 +961,7 @@ fn claims() -> Vec<Claim> {
                 }
             }
         }),
-        claim("model-gallery", "dimension i with dimension i + D/2 in the half layout", || {
+        claim("model-gallery", "pair i joins dimensions 2i and 2i + 1 in the interleaved layout, or i and i + D/2 in the half layout", || {
             for j in 0..4 {
                 assert_eq!(PairLayout::Half.dims(j, 8), (j, j + 4));
                 assert_eq!(PairLayout::Interleaved.dims(j, 8), (2 * j, 2 * j + 1));
@@ -1249,7 +1271,7 @@ const DEFINED_AT: &[(&str, &str, &str, &str)] = &[
         "L₀",
         "models",
         "Four ways to place positions",
-        "L₀, the context of their config",
+        "L₀, the original context their config names",
     ),
     (
         "ω_",

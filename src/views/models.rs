@@ -805,9 +805,17 @@ fn MinBasePanel() -> impl IntoView {
                 left = left.saturating_sub(a.advance(left));
                 left = left.saturating_sub(b.advance(left));
             }
-            (grid.clone(), s.models.clone(), s.current.clone())
+            // The chosen base's own point: the scan `base-bound` shares, advanced here too, so
+            // this chart never waits on the other's paints to show it.
+            let current = match &mut s.current {
+                Some(c) if c.d == d && c.base == base => c,
+                slot => slot.insert(Crossing::new(d, base)),
+            };
+            current.advance(left);
+            (grid.clone(), s.models.clone(), current.clone())
         });
-        let done = grid.done() && models.iter().all(|(a, b)| a.done() && b.done());
+        let done =
+            grid.done() && current.done() && models.iter().all(|(a, b)| a.done() && b.done());
         if !done {
             p.unfinished();
         }
@@ -861,10 +869,7 @@ fn MinBasePanel() -> impl IntoView {
                 style: SeriesStyle::Points,
             },
         ];
-        if let Some(Some(m)) = current
-            .filter(|c| c.d == d && c.base == base)
-            .and_then(|c| c.first())
-        {
+        if let Some(Some(m)) = current.first() {
             series.push(Series {
                 name: format!("base {} at its first crossing", base_text(base)),
                 colour: series_colour(2),
