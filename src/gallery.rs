@@ -8,7 +8,7 @@
 //! verbatim in `config`), the models' reference code, and transformers' conversion scripts.
 //! A value that could not be sourced is left out, and says so.
 
-use crate::encoding::rope::{rotary_dim, scale, Method, PairLayout, Scaled};
+use crate::encoding::rope::{rotary_dim, scale, PairLayout, Scaled};
 use crate::encoding::rope_config::{parse_config, RopeConfig};
 
 /// How a model places positions.
@@ -337,17 +337,13 @@ impl ModelRow {
             rotary_dim(c.head_dim, c.partial),
         ))
     }
-
-    /// The method its config names.
-    pub fn method(&self) -> Method {
-        self.rope().map_or(Method::None, |c| c.method)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::encoding::json::Json;
+    use crate::encoding::rope::Method;
 
     fn num(config: &Json, key: &str) -> Option<f64> {
         config.get(key).and_then(Json::as_f64)

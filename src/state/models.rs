@@ -12,15 +12,8 @@ pub const BB_HEAD_DIM: IntSpec = IntSpec {
     default: 128,
     unit: "dims",
 };
-pub const BB_THETA: FloatSpec = FloatSpec {
-    name: "theta",
-    label: "Base",
-    min: 2.0,
-    max: 1e8,
-    default: 10000.0,
-    log: true,
-    unit: "",
-};
+/// The base: the RoPE view's control.
+pub const BB_THETA: FloatSpec = super::rope::THETA;
 
 /// The rows drawn when `models=` is absent: one model before context extension, two after it
 /// (llama3 and YaRN), and LongRoPE.

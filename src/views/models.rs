@@ -783,7 +783,9 @@ fn MinBasePanel() -> impl IntoView {
     let dims = select_state(ctx.state, |s| (s.models.head_dim, s.models.theta));
     let paint = move |p: &Painter| {
         let (d, base) = dims.get();
-        let (grid, models, current) = SCANS.with_borrow_mut(|s| {
+        // Everything this paint draws is read inside the borrow: the scans stay where they are
+        // (a copy per paint would be 81 grid scans and 22 model scans, frequencies included).
+        let (done, html, stairs, grid_points, marker) = SCANS.with_borrow_mut(|s| {
             let mut left = budget(p);
             let grid = match &mut s.grid {
                 Some(g) if g.d == d => g,
@@ -812,34 +814,41 @@ fn MinBasePanel() -> impl IntoView {
                 slot => slot.insert(Crossing::new(d, base)),
             };
             current.advance(left);
-            (grid.clone(), s.models.clone(), current.clone())
+            let (marker, current_done) = (current.first(), current.done());
+            let grid = s.grid.as_ref().expect("made above");
+            let done =
+                grid.done() && current_done && s.models.iter().all(|(a, b)| a.done() && b.done());
+            let grid_points: Vec<Column> = grid
+                .points
+                .iter()
+                .filter_map(|c| match c.first() {
+                    Some(Some(m)) if m >= 10 => Some(Column {
+                        x: (m as f64).log10(),
+                        lo: c.base,
+                        hi: c.base,
+                    }),
+                    _ => None,
+                })
+                .collect();
+            (
+                done,
+                models_table(&s.models),
+                staircase(grid),
+                grid_points,
+                marker,
+            )
         });
-        let done =
-            grid.done() && current.done() && models.iter().all(|(a, b)| a.done() && b.done());
         if !done {
             p.unfinished();
         }
         // The table changes only as its scans finish: rewritten then, not on every paint (a
         // table's layout would cost a slider its frame).
-        let html = models_table(&models);
         if let Some(el) = table.get_untracked() {
             if shown.with_value(|s| *s != html) {
                 el.set_inner_html(&html);
                 shown.set_value(html);
             }
         }
-        let grid_points: Vec<Column> = grid
-            .points
-            .iter()
-            .filter_map(|c| match c.first() {
-                Some(Some(m)) if m >= 10 => Some(Column {
-                    x: (m as f64).log10(),
-                    lo: c.base,
-                    hi: c.base,
-                }),
-                _ => None,
-            })
-            .collect();
         // Released models of this width, at their base and original context L₀.
         let released: Vec<Column> = rope_models()
             .filter(|m| m.rotary == d)
@@ -853,7 +862,7 @@ fn MinBasePanel() -> impl IntoView {
             Series {
                 name: format!("smallest base with B(Δ) ≥ 0 for all Δ < L, D = {d}"),
                 colour: series_colour(0),
-                columns: staircase(&grid),
+                columns: stairs,
                 style: SeriesStyle::Line,
             },
             Series {
@@ -869,7 +878,7 @@ fn MinBasePanel() -> impl IntoView {
                 style: SeriesStyle::Points,
             },
         ];
-        if let Some(Some(m)) = current.first() {
+        if let Some(Some(m)) = marker {
             series.push(Series {
                 name: format!("base {} at its first crossing", base_text(base)),
                 colour: series_colour(2),
