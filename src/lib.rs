@@ -15,6 +15,8 @@ pub mod format;
 pub mod gallery;
 /// Colour maps, heatmap rasters, line envelopes and chart drawing.
 pub mod render;
+/// When charts paint: the paint policy as a state machine, driven by `ui::schedule`.
+pub mod scheduler;
 /// "Copy as NumPy" snippets.
 pub mod snippets;
 /// The shareable state and its URL form.

@@ -1,24 +1,24 @@
 //! Export actions: PNG from a canvas, CSV and NPY streamed in chunks into a Blob, so that a
 //! large matrix never sits whole in wasm memory.
 
-use leptos::html::Canvas;
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::dom;
+use super::widgets::ChartRef;
 use crate::export::{csv, npy};
 
 /// Chunks handed from Rust to the Blob: large enough to be cheap, small enough to stay bounded.
 const CHUNK_BYTES: usize = 1 << 20;
 
-/// Downloads the canvas as a PNG at its device-pixel resolution.
-pub fn png(canvas: NodeRef<Canvas>, filename: &str) {
-    let Some(c) = canvas.get_untracked() else {
+/// Downloads the chart as a PNG at its device-pixel resolution.
+pub fn png(chart: ChartRef, filename: &str) {
+    let (Some(c), Some(slot)) = (chart.canvas(), chart.slot()) else {
         return;
     };
     let filename = filename.to_string();
     // An off-screen chart may not show the current state yet: it paints first.
-    super::schedule::when_current(&c.clone(), move || {
+    super::schedule::when_current(slot, move || {
         let on_blob =
             wasm_bindgen::closure::Closure::once_into_js(move |blob: Option<web_sys::Blob>| {
                 if let Some(blob) = blob {
@@ -31,10 +31,8 @@ pub fn png(canvas: NodeRef<Canvas>, filename: &str) {
 
 /// Downloads the chart as SVG, drawn by its own paint function on a recording context (see
 /// `ui::svg`, fetched on the first export).
-pub fn svg(canvas: NodeRef<Canvas>, filename: String) {
-    if let Some(c) = canvas.get_untracked() {
-        crate::views::run(crate::views::Job::Svg(c, filename));
-    }
+pub fn svg(chart: ChartRef, filename: String) {
+    crate::views::run(crate::views::Job::Svg(chart, filename));
 }
 
 /// Rows and columns that the "show data as table" view of a chart shows.

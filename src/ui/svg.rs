@@ -9,6 +9,7 @@
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::dom;
+use super::widgets::ChartRef;
 
 /// At most this many rectangles of one colour stand for an image in the SVG; an image that
 /// needs more (a heatmap of 50 × 512 cells, antialiased markers) is embedded as a PNG.
@@ -159,10 +160,11 @@ fn call(object: &JsValue, name: &str, args: &js_sys::Array) -> Result<JsValue, J
         .apply(object, args)
 }
 
-/// The SVG of the chart drawn on `canvas`, at its size on the page (the viewBox in device
+/// The SVG of the chart, at its size on the page (the viewBox in device
 /// pixels, width and height in CSS pixels: the panel's aspect), with the panel's heading as its
 /// title, the chart's accessible name as its description, and the outlines drawn over it.
-fn chart_svg(canvas: &web_sys::HtmlCanvasElement) -> Result<String, JsValue> {
+fn chart_svg(chart: ChartRef) -> Result<String, JsValue> {
+    let canvas = chart.canvas().ok_or("the chart is gone")?;
     let (w, h) = (canvas.width(), canvas.height());
     let make = js_sys::Function::new_with_args("width, height, maxCells", RECORDER_JS);
     let recorder = make.call3(
@@ -174,7 +176,7 @@ fn chart_svg(canvas: &web_sys::HtmlCanvasElement) -> Result<String, JsValue> {
     let target: web_sys::HtmlCanvasElement =
         js_sys::Reflect::get(&recorder, &"canvas".into())?.unchecked_into();
     call(&recorder, "begin", &js_sys::Array::new())?;
-    let painted = super::widgets::paint_export(canvas, target);
+    let painted = super::widgets::paint_export(chart, target);
     let title = canvas
         .closest("[data-panel]")
         .ok()
@@ -212,10 +214,10 @@ fn chart_svg(canvas: &web_sys::HtmlCanvasElement) -> Result<String, JsValue> {
     svg.as_string().ok_or_else(|| "no SVG".into())
 }
 
-/// Downloads the chart on `canvas` as SVG (see [`chart_svg`]), once it shows the current state.
-pub fn download(canvas: web_sys::HtmlCanvasElement, filename: String) {
-    let target = canvas.clone();
-    super::schedule::when_current(&target, move || match chart_svg(&canvas) {
+/// Downloads the chart as SVG (see [`chart_svg`]), once it shows the current state.
+pub fn download(chart: ChartRef, filename: String) {
+    let Some(slot) = chart.slot() else { return };
+    super::schedule::when_current(slot, move || match chart_svg(chart) {
         Ok(svg) => {
             let _ =
                 dom::download_parts(&js_sys::Array::of1(&svg.into()), "image/svg+xml", &filename);

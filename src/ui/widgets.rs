@@ -668,25 +668,54 @@ const MAX_CANVAS_PX: f64 = 4096.0;
 /// A chart's paint function, type-erased so that every chart shares one copy of the canvas code.
 pub type PaintFn = std::rc::Rc<dyn Fn(&Painter) -> Option<PlotRect>>;
 
-thread_local! {
-    /// Every chart on the page by its slot: its paint function and text scale, for the SVG
-    /// export (which paints it again on a recording context).
-    static CHARTS: std::cell::RefCell<Vec<(Slot, PaintFn, f64)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+/// A chart on the page as its owner and its exports hold it: the canvas and, once the chart
+/// is built, its place in the schedule and its paint function (the SVG export paints it again
+/// on a recording context).
+#[derive(Clone, Copy)]
+pub struct ChartRef {
+    canvas: NodeRef<Canvas>,
+    built: StoredValue<Option<BuiltChart>, LocalStorage>,
 }
 
-/// Paints the chart of `canvas` (on the page) on `target`, a canvas of the same size whose
-/// context records (see `ui::svg`): in full, with the page's theme and scale.
-pub fn paint_export(
-    canvas: &web_sys::HtmlCanvasElement,
-    target: web_sys::HtmlCanvasElement,
-) -> Option<PlotRect> {
-    let id: u32 = canvas.get_attribute("data-chart")?.parse().ok()?;
-    let (slot, paint, text_scale) = CHARTS.with_borrow(|c| {
-        c.iter()
-            .find(|(s, _, _)| s.id() == id)
-            .map(|(s, p, t)| (*s, p.clone(), *t))
-    })?;
+#[derive(Clone)]
+struct BuiltChart {
+    slot: Slot,
+    paint: PaintFn,
+    text_scale: f64,
+}
+
+impl ChartRef {
+    /// A chart to be built by [`ChartCanvas`].
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> ChartRef {
+        ChartRef {
+            canvas: NodeRef::new(),
+            built: StoredValue::new_local(None),
+        }
+    }
+
+    /// The chart's canvas, once it is in the page.
+    pub fn canvas(&self) -> Option<web_sys::HtmlCanvasElement> {
+        self.canvas.get_untracked()
+    }
+
+    /// The chart's place in the schedule, once it is built.
+    pub fn slot(&self) -> Option<u32> {
+        self.built
+            .try_with_value(|b| b.as_ref().map(|b| b.slot.id()))
+            .flatten()
+    }
+}
+
+/// Paints `chart` on `target`, a canvas of the same size whose context records (see
+/// `ui::svg`): in full, with the page's theme and scale.
+pub fn paint_export(chart: ChartRef, target: web_sys::HtmlCanvasElement) -> Option<PlotRect> {
+    let canvas = chart.canvas()?;
+    let BuiltChart {
+        slot,
+        paint,
+        text_scale,
+    } = chart.built.try_get_value().flatten()?;
     // The theme in use, as the shell sets it on <html> (this runs outside any component).
     let dark = dom::window()
         .and_then(|w| w.document())
@@ -717,8 +746,8 @@ pub fn paint_export(
 /// out as fractions of the plotting area that `paint` returned.
 #[component]
 pub fn ChartCanvas<P>(
-    /// Reference to the canvas (for PNG export).
-    node_ref: NodeRef<Canvas>,
+    /// The chart, as its exports hold it.
+    chart: ChartRef,
     /// Accessible name of the chart.
     #[prop(into)]
     label: Signal<String>,
@@ -742,7 +771,7 @@ where
     P: Fn(&Painter) -> Option<PlotRect> + 'static,
 {
     chart_canvas(Chart {
-        node_ref,
+        chart,
         label,
         height,
         paint: std::rc::Rc::new(paint),
@@ -754,7 +783,7 @@ where
 
 /// What [`chart_canvas`] needs: the props of [`ChartCanvas`], with the paint function erased.
 struct Chart {
-    node_ref: NodeRef<Canvas>,
+    chart: ChartRef,
     label: Signal<String>,
     height: f64,
     paint: PaintFn,
@@ -816,7 +845,7 @@ fn marks_svg(marks: &[Mark], r: PlotRect) -> String {
 /// The body of [`ChartCanvas`], not generic: one copy in the binary for every chart.
 fn chart_canvas(chart: Chart) -> AnyView {
     let Chart {
-        node_ref,
+        chart,
         label,
         height,
         paint,
@@ -840,13 +869,14 @@ fn chart_canvas(chart: Chart) -> AnyView {
     let laid_out = RwSignal::new((0.0f64, 0.0f64));
     // Painted in animation frames, on screen first (see `schedule`).
     let slot = Slot::register();
-    CHARTS.with_borrow_mut(|c| c.push((slot, paint.clone(), text_scale)));
-    on_cleanup(move || {
-        let _ = CHARTS.try_with(|c| c.borrow_mut().retain(|(s, _, _)| s.id() != slot.id()));
-    });
+    chart.built.set_value(Some(BuiltChart {
+        slot,
+        paint: paint.clone(),
+        text_scale,
+    }));
+    let node_ref = chart.canvas;
     node_ref.on_load(move |canvas| {
         observe_size(&canvas, laid_out);
-        let _ = canvas.set_attribute("data-chart", &slot.id().to_string());
         schedule::observe_on_screen(&canvas, slot);
     });
     Effect::new(move |_| {

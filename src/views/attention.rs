@@ -1,6 +1,5 @@
 //! "Why position?" (`view=attention`): shuffle a sentence and watch a toy attention head.
 
-use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::encoding::attention::{attend, output_changes, Positions, TOKENS};
@@ -10,7 +9,7 @@ use crate::render::charts::{fit_y_range, LineChart, SeriesStyle};
 use crate::state::more::DemoEncoding;
 use crate::ui::context::{select_state, AppCtx, Computed};
 use crate::ui::export;
-use crate::ui::widgets::{panel_visible, ChartCanvas, Choice, Painter, Panel};
+use crate::ui::widgets::{panel_visible, ChartCanvas, ChartRef, Choice, Painter, Panel};
 use crate::views::common::{line_series, paint_lines, ExportButtons};
 
 fn positions(pe: DemoEncoding) -> Positions {
@@ -45,7 +44,7 @@ fn PermutationPanel() -> impl IntoView {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let state = ctx.state;
     let at = select_state(state, |s| s.attention.clone());
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let dragging = RwSignal::new(None::<usize>);
     let shuffles = StoredValue::new(0u64);
     let set_order = move |order: Vec<usize>| state.update(|s| s.attention.order = order);
@@ -261,9 +260,9 @@ fn PermutationPanel() -> impl IntoView {
                 <table class="demo-table" data-condition="none" inner_html=move || table(false)></table>
                 <table class="demo-table" data-condition="pe" inner_html=move || table(true)></table>
             </div>
-            <ChartCanvas node_ref=canvas label=Signal::derive(summary) paint=paint height=220.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(summary) paint=paint height=220.0/>
             <p class="about">{move || if at.with(|a| a.causal) { crate::captions::PERMUTATION_DEMO_CAUSAL } else { crate::captions::PERMUTATION_DEMO }}</p>
-            <ExportButtons canvas=canvas stem=Signal::derive(move || at.with(|a| format!("{ID}_{}{}", a.pe.name(), if a.causal { "_causal" } else { "" }))) csv=csv_cb/>
+            <ExportButtons chart=canvas stem=Signal::derive(move || at.with(|a| format!("{ID}_{}{}", a.pe.name(), if a.causal { "_causal" } else { "" }))) csv=csv_cb/>
         </Panel>
     }
     .into_any()

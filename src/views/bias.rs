@@ -1,6 +1,5 @@
 //! The relative-bias view (`view=bias`): ALiBi slopes and bias matrix, T5 buckets.
 
-use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::encoding::bias::{alibi_bias, alibi_slopes, t5_bucket};
@@ -12,7 +11,9 @@ use crate::render::raster::{AxisSamples, SampledGrid};
 use crate::state::more::{BiasState, BIAS_LEN, BUCKETS, HEAD, HEADS, MAX_DISTANCE};
 use crate::ui::context::{select_state, AppCtx, Computed};
 use crate::ui::export;
-use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, StateChoice, StateRange};
+use crate::ui::widgets::{
+    panel_visible, ChartCanvas, ChartRef, Painter, Panel, StateChoice, StateRange,
+};
 use crate::views::common::{copier, heatmap_frame, line_series, paint_lines, ExportButtons};
 
 /// The relative-bias view.
@@ -55,7 +56,7 @@ fn SlopesPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoView
     if !panel_visible(ID) {
         return ().into_any();
     }
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let paint = move |p: &Painter| {
         let px = p.canvas.width() as usize;
         slopes.with(|s| {
@@ -111,10 +112,10 @@ fn SlopesPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoView
     };
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Bar chart of the ALiBi slopes of {} heads.", bs.with(|b| b.heads))) paint=paint height=240.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Bar chart of the ALiBi slopes of {} heads.", bs.with(|b| b.heads))) paint=paint height=240.0/>
             <p class="readout">{note}</p>
             <p class="about">{crate::captions::ALIBI_SLOPES}</p>
-            <ExportButtons canvas=canvas stem=Signal::derive(move || format!("{ID}_heads{}", bs.with(|b| b.heads))) csv=csv_cb snippet=snippet/>
+            <ExportButtons chart=canvas stem=Signal::derive(move || format!("{ID}_heads{}", bs.with(|b| b.heads))) csv=csv_cb snippet=snippet/>
         </Panel>
     }
     .into_any()
@@ -126,7 +127,7 @@ fn AlibiBiasPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoV
     if !panel_visible(ID) {
         return ().into_any();
     }
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let slope = Computed::new(move || {
         let h = bs.with(|b| b.head_in_range());
         slopes.with(|s| s.get(h).copied().unwrap_or(0.0))
@@ -183,10 +184,10 @@ fn AlibiBiasPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoV
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Causal ALiBi bias matrix of head {} over {} positions; grey cells are masked.", bs.with(|b| b.head_in_range()), bs.with(|b| b.seq_len))) paint=paint height=320.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Causal ALiBi bias matrix of head {} over {} positions; grey cells are masked.", bs.with(|b| b.head_in_range()), bs.with(|b| b.seq_len))) paint=paint height=320.0/>
             <p class="readout">{move || format!("Head {}: slope_h = {}. Grey: future keys, masked in causal attention.", bs.with(|b| b.head_in_range()), sig(slope.get(), 6))}</p>
             <p class="about">{crate::captions::ALIBI_BIAS}</p>
-            <ExportButtons canvas=canvas stem=Signal::derive(move || format!("{ID}_head{}", bs.with(|b| b.head_in_range()))) csv=csv_cb snippet=snippet/>
+            <ExportButtons chart=canvas stem=Signal::derive(move || format!("{ID}_head{}", bs.with(|b| b.head_in_range()))) csv=csv_cb snippet=snippet/>
         </Panel>
     }
     .into_any()
@@ -198,7 +199,7 @@ fn T5Panel(bs: Memo<BiasState>) -> impl IntoView {
     if !panel_visible(ID) {
         return ().into_any();
     }
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     // Relative positions −R…R with R = 2·max_distance (at least 64).
     let data = Computed::fresh(move || {
         bs.with(|b| {
@@ -239,9 +240,9 @@ fn T5Panel(bs: Memo<BiasState>) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("T5 bucket against relative position, {} buckets, max_distance {}.", bs.with(|b| b.buckets), bs.with(|b| b.max_distance))) paint=paint height=280.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || format!("T5 bucket against relative position, {} buckets, max_distance {}.", bs.with(|b| b.buckets), bs.with(|b| b.max_distance))) paint=paint height=280.0/>
             <p class="about">{crate::captions::T5_BUCKETS}</p>
-            <ExportButtons canvas=canvas stem=Signal::derive(move || format!("{ID}_{}_{}", bs.with(|b| b.buckets), bs.with(|b| b.max_distance))) csv=csv_cb/>
+            <ExportButtons chart=canvas stem=Signal::derive(move || format!("{ID}_{}_{}", bs.with(|b| b.buckets), bs.with(|b| b.max_distance))) csv=csv_cb/>
         </Panel>
     }
     .into_any()

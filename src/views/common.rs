@@ -1,6 +1,5 @@
 //! Pieces every view uses: chart specs from data, and the export buttons of a panel.
 
-use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::render::charts::{
@@ -13,7 +12,7 @@ use crate::state::Highlight;
 use crate::ui::context::AppCtx;
 use crate::ui::dom;
 use crate::ui::export;
-use crate::ui::widgets::{ExportBar, Mark, MarkStyle, Painter};
+use crate::ui::widgets::{ChartRef, ExportBar, Mark, MarkStyle, Painter};
 
 #[allow(clippy::too_many_arguments)]
 pub fn heatmap_frame<'a>(
@@ -133,8 +132,8 @@ pub fn copier(code: impl Fn() -> String + Send + Sync + 'static) -> Callback<()>
 /// PNG of a canvas, CSV, optional NPY, and "Copy as NumPy".
 #[component]
 pub fn ExportButtons(
-    /// The chart to export as PNG.
-    canvas: NodeRef<Canvas>,
+    /// The chart to export as PNG and SVG.
+    chart: ChartRef,
     /// File name stem (no extension) for the PNG.
     #[prop(into)]
     stem: Signal<String>,
@@ -151,8 +150,8 @@ pub fn ExportButtons(
     view! {
         <DataTable csv=csv/>
         <ExportBar>
-            <button on:click=move |_| export::png(canvas, &format!("{}.png", stem.get_untracked()))>"PNG"</button>
-            <button on:click=move |_| export::svg(canvas, format!("{}.svg", stem.get_untracked()))>"SVG"</button>
+            <button on:click=move |_| export::png(chart, &format!("{}.png", stem.get_untracked()))>"PNG"</button>
+            <button on:click=move |_| export::svg(chart, format!("{}.svg", stem.get_untracked()))>"SVG"</button>
             <button on:click=move |_| csv.run(())>"CSV"</button>
             {npy.map(|(offered, cb)| {
                 view! {

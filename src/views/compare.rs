@@ -1,6 +1,5 @@
 //! The comparison view (`view=compare`): the schemes side by side.
 
-use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::encoding::bias::alibi_slopes;
@@ -14,7 +13,7 @@ use crate::state::more::K_MAX;
 use crate::ui::context::{select_state, AppCtx, Computed};
 use crate::ui::export;
 use crate::ui::tables::TableStore;
-use crate::ui::widgets::{panel_visible, ChartCanvas, Painter, Panel, StateRange};
+use crate::ui::widgets::{panel_visible, ChartCanvas, ChartRef, Painter, Panel, StateRange};
 use crate::views::common::{line_series, paint_lines, ExportButtons};
 
 /// Width used for the fixed schemes in the similarity chart.
@@ -109,7 +108,7 @@ fn SimilarityPanel() -> impl IntoView {
     }
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let store = use_context::<TableStore>().expect("TableStore");
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let k_max = select_state(ctx.state, |s| s.compare.k_max);
     let learned = Computed::fresh(move || {
         store
@@ -206,7 +205,7 @@ fn SimilarityPanel() -> impl IntoView {
             {show_controls.then(|| view! {
                 <StateRange spec=K_MAX get=|s| s.compare.k_max as f64 put=|s, v| s.compare.k_max = v as usize/>
             })}
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Similarity against offset up to {} for each scheme.", k_max.get())) paint=paint height=320.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Similarity against offset up to {} for each scheme.", k_max.get())) paint=paint height=320.0/>
             <Show when=move || store.minilm.with(Option::is_none)>
                 <p class="readout">
                     "The learned curve needs the MiniLM table (384 KB), which loads only on request: "
@@ -214,7 +213,7 @@ fn SimilarityPanel() -> impl IntoView {
                 </p>
             </Show>
             <p class="about">{crate::captions::COMPARE_SIMILARITY}</p>
-            <ExportButtons canvas=canvas stem=Signal::derive(move || format!("{ID}_k{}", k_max.get())) csv=csv_cb/>
+            <ExportButtons chart=canvas stem=Signal::derive(move || format!("{ID}_k{}", k_max.get())) csv=csv_cb/>
         </Panel>
     }
     .into_any()

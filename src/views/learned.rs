@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
 use wasm_bindgen::JsCast;
@@ -25,7 +24,8 @@ use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
 use crate::ui::schedule;
 use crate::ui::tables::{Loaded, TableStore};
 use crate::ui::widgets::{
-    control_class, panel_visible, ChartCanvas, Choice, Painter, Panel, StateRange, CONTROL,
+    control_class, panel_visible, ChartCanvas, ChartRef, Choice, Painter, Panel, StateRange,
+    CONTROL,
 };
 use crate::views::common::{
     heatmap_frame, highlight_marks, line_series, paint_lines, ExportButtons,
@@ -290,7 +290,7 @@ fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
     if !panel_visible(ID) {
         return ().into_any();
     }
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let paint = move |p: &Painter| {
         let n = m.seq_len.get();
         let cmap = ColorMap::diverging();
@@ -361,7 +361,7 @@ fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Heatmap of the learned position table, {} positions.", m.seq_len.get())) paint=paint height=340.0
+            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Heatmap of the learned position table, {} positions.", m.seq_len.get())) paint=paint height=340.0
                 marks=highlight_marks(move || (m.shape.get().1, m.seq_len.get()))/>
             <p class="about">
                 {move || match m.ls.with(|l| l.table) {
@@ -370,7 +370,7 @@ fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
                 }}
                 {crate::captions::LEARNED_HEATMAP_MINILM}
             </p>
-            <ExportButtons canvas=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb npy=Some((big, npy_cb))/>
+            <ExportButtons chart=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb npy=Some((big, npy_cb))/>
         </Panel>
     }
     .into_any()
@@ -417,7 +417,7 @@ fn SimilarityPanel(m: LearnedMemos) -> impl IntoView {
     if !panel_visible(ID) {
         return ().into_any();
     }
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let cos = m.cos;
     let paint = move |p: &Painter| {
         let n = m.seq_len.get();
@@ -474,7 +474,7 @@ fn SimilarityPanel(m: LearnedMemos) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || "Heatmap of cosine similarity between learned position vectors.".to_string()) paint=paint height=340.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || "Heatmap of cosine similarity between learned position vectors.".to_string()) paint=paint height=340.0/>
             <p class="about">
                 {move || match m.ls.with(|l| l.table) {
                     TableSource::Random => crate::captions::LEARNED_SIMILARITY_RANDOM,
@@ -482,7 +482,7 @@ fn SimilarityPanel(m: LearnedMemos) -> impl IntoView {
                 }}
                 {crate::captions::LEARNED_SIMILARITY_MINILM}
             </p>
-            <ExportButtons canvas=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb/>
+            <ExportButtons chart=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb/>
         </Panel>
     }
     .into_any()
@@ -494,7 +494,7 @@ fn PcaPanel(m: LearnedMemos) -> impl IntoView {
     if !panel_visible(ID) {
         return ().into_any();
     }
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let pca = Keyed::new(m.table_key, move |_| {
         m.table
             .with_untracked(|t| t.as_ref().map(|t| Pca::new(&t.table)))
@@ -588,9 +588,9 @@ fn PcaPanel(m: LearnedMemos) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || "Trajectory of the positions in the plane of the table's top two principal components, coloured from dark (position 0) to yellow.".to_string()) paint=paint height=340.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || "Trajectory of the positions in the plane of the table's top two principal components, coloured from dark (position 0) to yellow.".to_string()) paint=paint height=340.0/>
             <p class="about">{crate::captions::LEARNED_PCA}</p>
-            <ExportButtons canvas=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb/>
+            <ExportButtons chart=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb/>
         </Panel>
     }
     .into_any()
@@ -602,7 +602,7 @@ fn OffsetPanel(m: LearnedMemos) -> impl IntoView {
     if !panel_visible(ID) {
         return ().into_any();
     }
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let curve = Keyed::new(m.table_key, move |_| {
         m.table.with_untracked(|t| {
             t.as_ref().map(|t| {
@@ -663,10 +663,10 @@ fn OffsetPanel(m: LearnedMemos) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || "Mean cosine similarity of positions pos and pos + Δ against the offset Δ.".to_string()) paint=paint height=260.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || "Mean cosine similarity of positions pos and pos + Δ against the offset Δ.".to_string()) paint=paint height=260.0/>
             <p class="readout">{first}</p>
             <p class="about">{crate::captions::LEARNED_OFFSET}</p>
-            <ExportButtons canvas=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb/>
+            <ExportButtons chart=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb/>
         </Panel>
     }
     .into_any()

@@ -112,8 +112,8 @@ pub async fn load_lesson() -> Result<AnyView, LoadFailed> {
 /// Work done by code fetched on its first use (the chunk `extras`): the first page carries
 /// only this enum and [`run`].
 pub enum Job {
-    /// Download the chart on this canvas as SVG (`ui::svg`), with this file name.
-    Svg(web_sys::HtmlCanvasElement, String),
+    /// Download this chart as SVG (`ui::svg`), with this file name.
+    Svg(crate::ui::widgets::ChartRef, String),
     /// Copy "Copy as NumPy" of a Sinusoidal panel (`snippets`).
     Snippet(crate::state::SinusoidalState, &'static str),
     /// Apply figure `index` of the Figures menu to the state, and show its source.
@@ -127,7 +127,7 @@ pub enum Job {
 #[cfg_attr(feature = "split", wasm_split_helpers::wasm_split(extras, fallible))]
 fn extras(job: Job) -> Result<(), LoadFailed> {
     match job {
-        Job::Svg(canvas, filename) => crate::ui::svg::download(canvas, filename),
+        Job::Svg(chart, filename) => crate::ui::svg::download(chart, filename),
         Job::Snippet(state, panel) => {
             crate::ui::dom::copy_text(&crate::snippets::sinusoidal_panel(&state, panel))
         }

@@ -7,7 +7,6 @@
 
 use std::cell::RefCell;
 
-use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::encoding::base_bound::{
@@ -22,7 +21,9 @@ use crate::state::models::{ModelsState, BB_HEAD_DIM, BB_THETA, MAX_MODELS};
 use crate::state::View;
 use crate::ui::context::{select_state, AppCtx, Computed};
 use crate::ui::export;
-use crate::ui::widgets::{control_class, panel_visible, ChartCanvas, Painter, Panel, StateRange};
+use crate::ui::widgets::{
+    control_class, panel_visible, ChartCanvas, ChartRef, Painter, Panel, StateRange,
+};
 use crate::views::common::{paint_lines, ExportButtons};
 
 /// Term evaluations (a term is one pair at one `m`) a scan may take in one paint while a
@@ -353,7 +354,7 @@ fn WavelengthsPanel() -> impl IntoView {
         return ().into_any();
     }
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let freqs = selected_freqs(ctx.state);
     // λ_i / context for each pair.
     let ratio = |m: &ModelRow, w: f64| std::f64::consts::TAU / w / m.context as f64;
@@ -470,10 +471,10 @@ fn WavelengthsPanel() -> impl IntoView {
         Signal::derive(move || format!("{ID}_{}", ctx.state.with(|s| s.models.models.join("+"))));
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || "Wavelength of each rotary pair divided by the model's published context, on a log scale, with the line where one turn fills the context.".to_string()) paint=paint height=320.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || "Wavelength of each rotary pair divided by the model's published context, on a log scale, with the line where one turn fills the context.".to_string()) paint=paint height=320.0/>
             <p class="readout">{summary}</p>
             <p class="about">{crate::captions::MODEL_WAVELENGTHS}</p>
-            <ExportButtons canvas=canvas stem=stem csv=csv_cb/>
+            <ExportButtons chart=canvas stem=stem csv=csv_cb/>
         </Panel>
     }
     .into_any()
@@ -500,7 +501,7 @@ fn ScoresPanel() -> impl IntoView {
         return ().into_any();
     }
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let freqs = selected_freqs(ctx.state);
     let x_max = move || {
         freqs.with(|fs| {
@@ -569,9 +570,9 @@ fn ScoresPanel() -> impl IntoView {
         Signal::derive(move || format!("{ID}_{}", ctx.state.with(|s| s.models.models.join("+"))));
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || "RoPE score of a query and key of all ones against their distance, divided by its value at distance 0, for each selected model out to its published context.".to_string()) paint=paint height=320.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || "RoPE score of a query and key of all ones against their distance, divided by its value at distance 0, for each selected model out to its published context.".to_string()) paint=paint height=320.0/>
             <p class="about">{crate::captions::MODEL_SCORES}</p>
-            <ExportButtons canvas=canvas stem=stem csv=csv_cb/>
+            <ExportButtons chart=canvas stem=stem csv=csv_cb/>
         </Panel>
     }
     .into_any()
@@ -627,7 +628,7 @@ fn BoundPanel() -> impl IntoView {
         return ().into_any();
     }
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let readout = NodeRef::<leptos::html::P>::new();
     let dims = select_state(ctx.state, |s| (s.models.head_dim, s.models.theta));
     let paint = move |p: &Painter| {
@@ -735,10 +736,10 @@ fn BoundPanel() -> impl IntoView {
                     <StateRange spec=BB_THETA get=|s| s.models.theta put=|s, v| s.models.theta = v/>
                 </div>
             })}
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || { let (d, b) = dims.get(); format!("B(Δ), the sum of cos(Δ·ω_i) over the {} pairs of D = {d} at base {}, against Δ on a log axis.", d / 2, base_text(b)) }) paint=paint height=300.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || { let (d, b) = dims.get(); format!("B(Δ), the sum of cos(Δ·ω_i) over the {} pairs of D = {d} at base {}, against Δ on a log axis.", d / 2, base_text(b)) }) paint=paint height=300.0/>
             <p class="readout bound-readout" node_ref=readout></p>
             <p class="about">{crate::captions::BASE_BOUND}</p>
-            <ExportButtons canvas=canvas stem=Signal::derive(move || { let (d, b) = dims.get(); format!("{ID}_D{d}_base{b}") }) csv=csv_cb/>
+            <ExportButtons chart=canvas stem=Signal::derive(move || { let (d, b) = dims.get(); format!("{ID}_D{d}_base{b}") }) csv=csv_cb/>
         </Panel>
     }
     .into_any()
@@ -777,7 +778,7 @@ fn MinBasePanel() -> impl IntoView {
         return ().into_any();
     }
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let table = NodeRef::<leptos::html::Div>::new();
     let shown = StoredValue::new(String::new());
     let dims = select_state(ctx.state, |s| (s.models.head_dim, s.models.theta));
@@ -926,10 +927,10 @@ fn MinBasePanel() -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("The smallest base on the grid whose B(Δ) stays non-negative for every distance below each context length L, for D = {}, with released models of that D at their base and original context.", dims.get().0)) paint=paint height=320.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || format!("The smallest base on the grid whose B(Δ) stays non-negative for every distance below each context length L, for D = {}, with released models of that D at their base and original context.", dims.get().0)) paint=paint height=320.0/>
             <div class="table-wrap" tabindex="0" role="region" aria-label="Released models against the bound" node_ref=table></div>
             <p class="about">{crate::captions::BASE_BOUND_MIN}</p>
-            <ExportButtons canvas=canvas stem=Signal::derive(move || format!("{ID}_D{}", dims.get().0)) csv=csv_cb/>
+            <ExportButtons chart=canvas stem=Signal::derive(move || format!("{ID}_D{}", dims.get().0)) csv=csv_cb/>
         </Panel>
     }
     .into_any()

@@ -1,7 +1,6 @@
 //! The Precision view (`view=precision`): what float32, bfloat16 and float16 arithmetic do to
 //! RoPE at long context, path by path as real code computes it.
 
-use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::encoding::precision::{
@@ -20,7 +19,9 @@ use crate::state::AppState;
 use crate::ui::context::{select_state, AppCtx, Computed, Keyed};
 use crate::ui::export;
 use crate::ui::schedule;
-use crate::ui::widgets::{control_class, panel_visible, ChartCanvas, Painter, Panel, StateRange};
+use crate::ui::widgets::{
+    control_class, panel_visible, ChartCanvas, ChartRef, Painter, Panel, StateRange,
+};
 use crate::views::common::{line_series, paint_lines, stride_note, ExportButtons};
 
 /// Positions shown on each side of `pos` in the positions panel.
@@ -180,7 +181,7 @@ fn PositionsPanel(ps: Memo<PrecisionState>) -> impl IntoView {
     if !panel_visible(ID) {
         return ().into_any();
     }
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     // (true positions, stored position per selected path)
     let key = only(ps, |s| PrecisionState {
         m: 0,
@@ -255,13 +256,13 @@ fn PositionsPanel(ps: Memo<PrecisionState>) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || key.with(|s| format!("Stored position against true position around {} for each path.", s.pos))) paint=paint height=300.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || key.with(|s| format!("Stored position against true position around {} for each path.", s.pos))) paint=paint height=300.0/>
             <p class="readout">{move || ps.with(|s| format!("Distinct positions among 0…{}: ", s.pos))}{counts}</p>
             <p class="about">
                 {crate::captions::PRECISION_POSITIONS}
                 {move || ps.with(|s| s.paths.iter().map(|&p| breaks_note(p)).collect::<String>())}
             </p>
-            <ExportButtons canvas=canvas stem=Signal::derive(move || ps.with(|s| stem(s, ID))) csv=csv_cb/>
+            <ExportButtons chart=canvas stem=Signal::derive(move || ps.with(|s| stem(s, ID))) csv=csv_cb/>
         </Panel>
     }
     .into_any()
@@ -298,7 +299,7 @@ fn AnglesPanel(ps: Memo<PrecisionState>) -> impl IntoView {
     if !panel_visible(ID) {
         return ().into_any();
     }
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     // Per selected path: |wrapped angle − exact angle| per pair (NaN where not finite).
     let key = only(ps, |s| PrecisionState {
         m: 0,
@@ -354,9 +355,9 @@ fn AnglesPanel(ps: Memo<PrecisionState>) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || key.with(|s| format!("Angle error against the exact angle for each pair at position {}.", s.pos))) paint=paint height=300.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || key.with(|s| format!("Angle error against the exact angle for each pair at position {}.", s.pos))) paint=paint height=300.0/>
             <p class="about">{crate::captions::PRECISION_ANGLES}</p>
-            <ExportButtons canvas=canvas stem=Signal::derive(move || ps.with(|s| stem(s, ID))) csv=csv_cb/>
+            <ExportButtons chart=canvas stem=Signal::derive(move || ps.with(|s| stem(s, ID))) csv=csv_cb/>
         </Panel>
     }
     .into_any()
@@ -405,7 +406,7 @@ fn ScorePanel(ps: Memo<PrecisionState>) -> impl IntoView {
     if !panel_visible(ID) {
         return ().into_any();
     }
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let key = only(ps, |s| PrecisionState {
         pos: 0,
         ..s.clone()
@@ -475,10 +476,10 @@ fn ScorePanel(ps: Memo<PrecisionState>) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || key.with(|s| format!("Score of a query at {} with keys 0 to {} positions back, for each path.", s.m, s.max_dist.min(s.m as usize)))) paint=paint height=300.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || key.with(|s| format!("Score of a query at {} with keys 0 to {} positions back, for each path.", s.m, s.max_dist.min(s.m as usize)))) paint=paint height=300.0/>
             <p class="about">{crate::captions::PRECISION_SCORE}</p>
             <p class="sampling-note">{note}</p>
-            <ExportButtons canvas=canvas stem=Signal::derive(move || ps.with(|s| format!("{ID}_D{}_m{}", s.head_dim, s.m))) csv=csv_cb/>
+            <ExportButtons chart=canvas stem=Signal::derive(move || ps.with(|s| format!("{ID}_D{}_m{}", s.head_dim, s.m))) csv=csv_cb/>
         </Panel>
     }
     .into_any()
@@ -490,7 +491,7 @@ fn ErrorPanel(ps: Memo<PrecisionState>) -> impl IntoView {
     if !panel_visible(ID) {
         return ().into_any();
     }
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     // Log-spaced positions 1 … 2^26 (whole numbers, no repeats).
     let positions = || {
         let mut out: Vec<u64> = (0..ERROR_SAMPLES)
@@ -631,10 +632,10 @@ fn ErrorPanel(ps: Memo<PrecisionState>) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || "Largest angle error over all pairs against the position, log scales, one series per path.".to_string()) paint=paint height=300.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || "Largest angle error over all pairs against the position, log scales, one series per path.".to_string()) paint=paint height=300.0/>
             <p class="readout">{first_break}</p>
             <p class="about">{crate::captions::PRECISION_ERROR}</p>
-            <ExportButtons canvas=canvas stem=Signal::derive(move || ps.with(|s| format!("{ID}_D{}_theta{}", s.head_dim, s.theta))) csv=csv_cb/>
+            <ExportButtons chart=canvas stem=Signal::derive(move || ps.with(|s| format!("{ID}_D{}_theta{}", s.head_dim, s.theta))) csv=csv_cb/>
         </Panel>
     }
     .into_any()

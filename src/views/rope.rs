@@ -1,7 +1,6 @@
 //! The RoPE view (`view=rope`): rotation clocks, angles, score against distance (the
 //! relative-only property), the score matrix, long-term decay and wavelengths.
 
-use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
 
@@ -20,8 +19,8 @@ use crate::ui::dom;
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
 use crate::ui::schedule;
 use crate::ui::widgets::{
-    control_class, panel_visible, ChartCanvas, Choice, Painter, Panel, StateChoice, StateRange,
-    CONTROL,
+    control_class, panel_visible, ChartCanvas, ChartRef, Choice, Painter, Panel, StateChoice,
+    StateRange, CONTROL,
 };
 use crate::views::common::{
     copier, heatmap_frame, highlight_marks, line_series, paint_lines, reference_line, stride_note,
@@ -246,7 +245,7 @@ fn RotationPanel(m: RopeMemos) -> impl IntoView {
         return ().into_any();
     }
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let pos = select(m.rs, |s| s.pos);
     let playing = RwSignal::new(false);
     let reduced_motion = dom::media_matches("(prefers-reduced-motion: reduce)");
@@ -388,9 +387,9 @@ fn RotationPanel(m: RopeMemos) -> impl IntoView {
                     </button>
                 </div>
             })}
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Clocks: the query's pairs rotated to position {}.", pos.get())) paint=paint height=360.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Clocks: the query's pairs rotated to position {}.", pos.get())) paint=paint height=360.0/>
             <p class="about">{crate::captions::ROPE_ROTATION}</p>
-            <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
+            <ExportButtons chart=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
                 snippet=copier(move || m.rs.with_untracked(snippet))/>
         </Panel>
     }
@@ -403,7 +402,7 @@ fn AnglesPanel(m: RopeMemos) -> impl IntoView {
     if !panel_visible(ID) {
         return ().into_any();
     }
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let hover = RwSignal::new(None::<(usize, usize)>);
     let paint = move |p: &Painter| {
         let n = m.max_dist.get() + 1;
@@ -480,11 +479,11 @@ fn AnglesPanel(m: RopeMemos) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Heatmap of cos(pos·ω_i) for positions 0 to {} and every pair.", m.max_dist.get())) paint=paint on_hover=on_hover height=320.0
+            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Heatmap of cos(pos·ω_i) for positions 0 to {} and every pair.", m.max_dist.get())) paint=paint on_hover=on_hover height=320.0
                 marks=highlight_marks(move || (m.rope.with(|r| r.inv_freq.len()), m.max_dist.get() + 1))/>
             <p class="readout">{move || readout().unwrap_or_else(|| "Hover for the angle of a pair at a position.".into())}</p>
             <p class="about">{crate::captions::ROPE_ANGLES}</p>
-            <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb npy=Some((big, npy_cb))
+            <ExportButtons chart=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb npy=Some((big, npy_cb))
                 snippet=copier(move || m.rs.with_untracked(|s| format!("{}angles = np.cos(np.outer(distances, inv_freq))\n", snippet(s))))/>
         </Panel>
     }
@@ -498,7 +497,7 @@ fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
         return ().into_any();
     }
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let queries = select(m.rs, |s| s.m.clone());
     // Score at every distance, from the relative form.
     let relative_at = move |budget: usize| {
@@ -644,10 +643,10 @@ fn ScoreDistancePanel(m: RopeMemos) -> impl IntoView {
                     <input id="ctl-m" type="text" prop:value=queries_text on:change=on_queries/>
                 </div>
             })}
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Score against distance up to {}, query positions {:?} overlaid.", m.max_dist.get(), queries.get())) paint=paint height=300.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Score against distance up to {}, query positions {:?} overlaid.", m.max_dist.get(), queries.get())) paint=paint height=300.0/>
             <p class="about">{crate::captions::ROPE_SCORE_DISTANCE}</p>
             <p class="sampling-note">{schedule::at_rest(move || stride_note(relative.with(|r| r.0)))}</p>
-            <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
+            <ExportButtons chart=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
                 snippet=copier(move || m.rs.with_untracked(snippet))/>
         </Panel>
     }
@@ -662,7 +661,7 @@ fn ScoreMatrixPanel(m: RopeMemos) -> impl IntoView {
     if !panel_visible(ID) {
         return ().into_any();
     }
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let paint = move |p: &Painter| {
         let n = m.max_dist.get() + 1;
         m.rope.with(|r| {
@@ -735,9 +734,9 @@ fn ScoreMatrixPanel(m: RopeMemos) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Heatmap of scores for query and key positions 0 to {}.", m.max_dist.get())) paint=paint height=340.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Heatmap of scores for query and key positions 0 to {}.", m.max_dist.get())) paint=paint height=340.0/>
             <p class="about">{crate::captions::ROPE_SCORE_MATRIX}</p>
-            <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb npy=Some((big, npy_cb))
+            <ExportButtons chart=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb npy=Some((big, npy_cb))
                 snippet=copier(move || m.rs.with_untracked(snippet))/>
         </Panel>
     }
@@ -750,7 +749,7 @@ fn DecayPanel(m: RopeMemos) -> impl IntoView {
     if !panel_visible(ID) {
         return ().into_any();
     }
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let curves_at = move |stride: usize, n: usize| {
         let seed = m.rs.with_untracked(|s| s.seed);
         m.rope.with_untracked(|r| {
@@ -827,10 +826,10 @@ fn DecayPanel(m: RopeMemos) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Three decay curves against distance up to {}.", m.max_dist.get())) paint=paint height=300.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Three decay curves against distance up to {}.", m.max_dist.get())) paint=paint height=300.0/>
             <p class="about">{crate::captions::ROPE_DECAY}</p>
             <p class="sampling-note">{schedule::at_rest(move || stride_note(curves.with(|c| c.0)))}</p>
-            <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
+            <ExportButtons chart=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
                 snippet=copier(move || m.rs.with_untracked(|s| format!("{}S = np.cumsum(np.exp(1j * np.outer(distances, inv_freq)), axis=1)\nsu_bound = np.abs(S).mean(axis=1)\n", snippet(s))))/>
         </Panel>
     }
@@ -843,7 +842,7 @@ fn WavelengthPanel(m: RopeMemos) -> impl IntoView {
     if !panel_visible(ID) {
         return ().into_any();
     }
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let data = Computed::fresh(move || {
         m.rope.with(|r| {
             (
@@ -897,10 +896,10 @@ fn WavelengthPanel(m: RopeMemos) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || "Wavelength of each rotary pair on a log scale, with max_dist.".to_string()) paint=paint height=260.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || "Wavelength of each rotary pair on a log scale, with max_dist.".to_string()) paint=paint height=260.0/>
             <p class="readout">{beyond}</p>
             <p class="about">{crate::captions::ROPE_WAVELENGTH}</p>
-            <ExportButtons canvas=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
+            <ExportButtons chart=canvas stem=Signal::derive(move || m.rs.with(|s| stem(s, ID))) csv=csv_cb
                 snippet=copier(move || m.rs.with_untracked(|s| format!("{}wavelength = 2 * np.pi / inv_freq\n", snippet(s))))/>
         </Panel>
     }

@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::encoding::rope::{scale, Method, Rope, Scaled};
@@ -23,8 +22,8 @@ use crate::ui::context::{select, select_state, AppCtx, Computed, Keyed};
 use crate::ui::export;
 use crate::ui::schedule;
 use crate::ui::widgets::{
-    control_class, panel_visible, ChartCanvas, ExportBar, Painter, Panel, StateChoice, StateRange,
-    CONTROL,
+    control_class, panel_visible, ChartCanvas, ChartRef, ExportBar, Painter, Panel, StateChoice,
+    StateRange, CONTROL,
 };
 use crate::views::common::{
     copier, line_series, paint_lines, reference_line, stride_note, ExportButtons,
@@ -401,8 +400,8 @@ fn FrequenciesPanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl 
     if !panel_visible(ID) {
         return ().into_any();
     }
-    let freq_canvas = NodeRef::<Canvas>::new();
-    let wave_canvas = NodeRef::<Canvas>::new();
+    let freq_canvas = ChartRef::new();
+    let wave_canvas = ChartRef::new();
     let yarn_band = move || {
         results.with(|rs| {
             rs.iter().find_map(|(m, r)| match (m, r) {
@@ -543,11 +542,11 @@ fn FrequenciesPanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl 
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=freq_canvas label=Signal::derive(move || "Rotation frequency of each pair under each method, log scale.".to_string()) paint=move |p: &Painter| paint_with(p, false) height=280.0/>
-            <ChartCanvas node_ref=wave_canvas label=Signal::derive(move || "Wavelength of each pair under each method, with the original and extended contexts.".to_string()) paint=move |p: &Painter| paint_with(p, true) height=260.0/>
+            <ChartCanvas chart=freq_canvas label=Signal::derive(move || "Rotation frequency of each pair under each method, log scale.".to_string()) paint=move |p: &Painter| paint_with(p, false) height=280.0/>
+            <ChartCanvas chart=wave_canvas label=Signal::derive(move || "Wavelength of each pair under each method, with the original and extended contexts.".to_string()) paint=move |p: &Painter| paint_with(p, true) height=260.0/>
             <table class="method-summary"><tbody>{summary}</tbody></table>
             <p class="about">{crate::captions::SCALING_FREQUENCIES}</p>
-            <ExportButtons canvas=freq_canvas stem=stem csv=csv_cb snippet=copier(move || ss.with_untracked(snippet))/>
+            <ExportButtons chart=freq_canvas stem=stem csv=csv_cb snippet=copier(move || ss.with_untracked(snippet))/>
             <ExportBar>
                 <button on:click=move |_| export::png(wave_canvas, &format!("{}_wavelength.png", stem.get_untracked()))>"Wavelength PNG"</button>
                 <button on:click=move |_| export::svg(wave_canvas, format!("{}_wavelength.svg", stem.get_untracked()))>"Wavelength SVG"</button>
@@ -572,7 +571,7 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
     if !panel_visible(ID) {
         return ().into_any();
     }
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let distance = Computed::new(move || ss.with(ScalingState::score_distance));
     let contexts = select(ss, |s| (s.orig_ctx as f64, s.factor));
     // The last curves of each method: a move of one method's parameter (a YaRN β, a Llama 3
@@ -701,10 +700,10 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || format!("Score with q = k = 1 against distance up to {}, one curve per method.", distance.get())) paint=paint height=320.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Score with q = k = 1 against distance up to {}, one curve per method.", distance.get())) paint=paint height=320.0/>
             <p class="about">{crate::captions::SCALING_SCORE_DISTANCE}</p>
             <p class="sampling-note">{note}</p>
-            <ExportButtons canvas=canvas stem=stem csv=csv_cb snippet=copier(move || ss.with_untracked(snippet))/>
+            <ExportButtons chart=canvas stem=stem csv=csv_cb snippet=copier(move || ss.with_untracked(snippet))/>
         </Panel>
     }
     .into_any()

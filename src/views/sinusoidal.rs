@@ -3,7 +3,6 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::encoding::similarity::{OffsetMap, PositionSimilarity};
@@ -21,7 +20,8 @@ use crate::ui::context::{select, select_state, AppCtx, Computed};
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
 use crate::ui::schedule;
 use crate::ui::widgets::{
-    panel_visible, ChartCanvas, ExportBar, Mark, MarkStyle, Painter, Panel, StateChoice, StateRange,
+    panel_visible, ChartCanvas, ChartRef, ExportBar, Mark, MarkStyle, Painter, Panel, StateChoice,
+    StateRange,
 };
 use crate::views::common::{
     heatmap_frame, highlight_marks_mapped, line_series, paint_lines, reference_line, DataTable,
@@ -229,7 +229,7 @@ pub fn BelowPanels() -> impl IntoView {
 #[component]
 fn PanelExports(
     panel: &'static str,
-    canvas: NodeRef<Canvas>,
+    canvas: ChartRef,
     sv: Memo<SinusoidalState>,
     csv: Callback<()>,
     #[prop(default = None)] npy: Option<(Signal<bool>, Callback<()>)>,
@@ -242,7 +242,7 @@ fn PanelExports(
     let snippet = Callback::new(move |_| {
         crate::views::run(crate::views::Job::Snippet(sv.get_untracked(), panel));
     });
-    view! { <ExportButtons canvas=canvas stem=stem csv=csv npy=npy snippet=snippet/> }
+    view! { <ExportButtons chart=canvas stem=stem csv=csv npy=npy snippet=snippet/> }
 }
 
 #[component]
@@ -259,7 +259,7 @@ fn HeatmapPanel(
     }
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let curves_shown = panel_visible("pe-curves");
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let hover = RwSignal::new(None::<(usize, usize)>);
     let colours = select(sv, |s| s.cmap);
     let paint = move |p: &Painter| {
@@ -409,7 +409,7 @@ fn HeatmapPanel(
         crate::ui::schedule::at_rest(move || sampled_note(seq_len.get(), pe.with(|pe| pe.d_model)));
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=label paint=paint on_hover=on_hover on_click=on_click marks=marks/>
+            <ChartCanvas chart=canvas label=label paint=paint on_hover=on_hover on_click=on_click marks=marks/>
             <div class="readout" aria-live="off">
                 {move || readout().map(|v| v.into_any()).unwrap_or_else(|| view! { <p class="hint">{if curves_shown { "Hover a cell for its numbers; click a column to add its curve below." } else { "Hover a cell for its numbers." }}</p> }.into_any())}
             </div>
@@ -446,7 +446,7 @@ fn CurvesPanel(
     }
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let heatmap_shown = panel_visible("pe-heatmap");
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let cols = select(sv, |s| s.curve_columns());
     let hover_pos = RwSignal::new(None::<usize>);
     let curves = Computed::fresh(move || {
@@ -543,7 +543,7 @@ fn CurvesPanel(
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=label paint=paint on_hover=on_hover height=280.0/>
+            <ChartCanvas chart=canvas label=label paint=paint on_hover=on_hover height=280.0/>
             <p class="readout">{move || readout().unwrap_or_else(|| "Hover for values.".to_string())}</p>
             <p class="about">
                 {crate::captions::PE_CURVES}
@@ -567,7 +567,7 @@ fn SpectrumPanel(
     if !panel_visible(ID) {
         return ().into_any();
     }
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let data = Computed::fresh(move || {
         pe.with(|pe| {
             let omega = pe.omegas.clone();
@@ -625,7 +625,7 @@ fn SpectrumPanel(
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=label paint=paint height=260.0/>
+            <ChartCanvas chart=canvas label=label paint=paint height=260.0/>
             <p class="about">
                 {crate::captions::PE_SPECTRUM}
                 {crate::captions::PE_SPECTRUM_RISE}
@@ -652,8 +652,8 @@ fn SimilarityPanel(
         return ().into_any();
     }
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let matrix_canvas = NodeRef::<Canvas>::new();
-    let curve_canvas = NodeRef::<Canvas>::new();
+    let matrix_canvas = ChartRef::new();
+    let curve_canvas = ChartRef::new();
     let sim = Computed::fresh(move || pe.with(PositionSimilarity::new));
     let p0 = select(sv, |s| s.p0_in_range());
     // dot(PE[p], PE[q]) minus the lone-column term depends on |p − q| only: one series serves
@@ -801,12 +801,12 @@ fn SimilarityPanel(
     let show_controls = ctx.state.with_untracked(|s| s.show_controls);
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=matrix_canvas label=label_m paint=paint_matrix height=340.0/>
+            <ChartCanvas chart=matrix_canvas label=label_m paint=paint_matrix height=340.0/>
             {show_controls.then(|| view! {
                 <StateRange spec=P0 get=|s| s.sinusoidal.p0_in_range() as f64
                     max=|s| s.sinusoidal.seq_len.saturating_sub(1) as f64 put=|s, v| s.sinusoidal.p0 = v as usize/>
             })}
-            <ChartCanvas node_ref=curve_canvas label=label_c paint=paint_curve height=240.0/>
+            <ChartCanvas chart=curve_canvas label=label_c paint=paint_curve height=240.0/>
             <p class="about">{crate::captions::PE_SIMILARITY}</p>
             <PanelExports panel=ID canvas=matrix_canvas sv=sv csv=csv_matrix npy=Some((big, npy_cb))/>
             <DataTable csv=csv_curve/>
@@ -831,8 +831,8 @@ fn OffsetPanel(
         return ().into_any();
     }
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let matrix_canvas = NodeRef::<Canvas>::new();
-    let row_canvas = NodeRef::<Canvas>::new();
+    let matrix_canvas = ChartRef::new();
+    let row_canvas = ChartRef::new();
     let k = select(sv, |s| s.offset);
     let p0 = select(sv, |s| s.p0_in_range());
     // (PE[p0 + k], M(k)·PE[p0]) over columns.
@@ -984,12 +984,12 @@ fn OffsetPanel(
             {show_controls.then(|| view! {
                 <StateRange spec=OFFSET get=|s| s.sinusoidal.offset as f64 put=|s, v| s.sinusoidal.offset = v as usize/>
             })}
-            <ChartCanvas node_ref=matrix_canvas label=Signal::derive(move || {
+            <ChartCanvas chart=matrix_canvas label=Signal::derive(move || {
                 let d = pe.with(|pe| pe.d_model);
                 let zoom = if d > OFFSET_ZOOM { format!(" Shown: its first {OFFSET_ZOOM} of {d} columns and rows (the rest continues the diagonal; the Matrix CSV holds all).") } else { String::new() };
                 format!("Block-diagonal matrix M({}) that maps PE[pos] to PE[pos+{}].{zoom}", k.get(), k.get())
             }) paint=paint_matrix height=300.0/>
-            <ChartCanvas node_ref=row_canvas label=Signal::derive(move || format!("PE[{}] beside M({})·PE[{}].", p0.get() + k.get(), k.get(), p0.get())) paint=paint_rows height=220.0/>
+            <ChartCanvas chart=row_canvas label=Signal::derive(move || format!("PE[{}] beside M({})·PE[{}].", p0.get() + k.get(), k.get(), p0.get())) paint=paint_rows height=220.0/>
             <p class="residual" data-residual=residual_value>{residual_text}</p>
             <p class="about">
                 {crate::captions::PE_OFFSET}
@@ -1029,7 +1029,7 @@ fn IndexPanel(
             .filter(|&c| c < d)
             .unwrap_or(5.min(d.saturating_sub(1)))
     });
-    let canvas = NodeRef::<Canvas>::new();
+    let canvas = ChartRef::new();
     let p0 = select(sv, |s| s.p0_in_range());
     let paint = move |p: &Painter| {
         let px = p.canvas.width() as usize;
@@ -1211,7 +1211,7 @@ fn IndexPanel(
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas node_ref=canvas label=Signal::derive(move || "Wavelength of every column, sin and cos columns marked.".to_string()) paint=paint height=220.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || "Wavelength of every column, sin and cos columns marked.".to_string()) paint=paint height=220.0/>
             <div class="table-wrap" tabindex="0" role="region" aria-label="Pair-index table" inner_html=table on:click=on_table_click></div>
             <div class="loops">
                 <figure>
