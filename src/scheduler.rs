@@ -70,9 +70,10 @@ impl Asks {
 /// What an animation frame does ([`Scheduler::frame`]).
 #[derive(Debug, PartialEq)]
 pub struct Frame<T> {
-    /// Values to apply now, the last of each control, in the order the controls first moved.
-    /// When there are any, the charts they change take their turn in [`Scheduler::turns`].
-    pub apply: Vec<T>,
+    /// Values to apply now, the last of each control (with it), in the order the controls
+    /// first moved. When there are any, the charts they change take their turn in
+    /// [`Scheduler::turns`].
+    pub apply: Vec<(ControlId, T)>,
     /// Charts to give their turn now.
     pub turns: Vec<ChartId>,
     /// Exports to run after this frame's paints.
@@ -300,8 +301,8 @@ impl<T> Scheduler<T> {
 
     /// The values still waiting, to apply now (a click or key arrived: what it does sees the
     /// values the sliders show). [`Scheduler::effects_ran`] follows once their effects ran.
-    pub fn flush_inputs(&mut self) -> Vec<T> {
-        let values: Vec<T> = self.inputs.drain(..).map(|(_, v)| v).collect();
+    pub fn flush_inputs(&mut self) -> Vec<(ControlId, T)> {
+        let values = std::mem::take(&mut self.inputs);
         if !values.is_empty() {
             self.flushed = true;
         }
@@ -317,7 +318,7 @@ impl<T> Scheduler<T> {
     pub fn frame(&mut self) -> Frame<T> {
         self.frame_asked = false;
         self.frame_paint_ms = 0.0;
-        let apply: Vec<T> = self.inputs.drain(..).map(|(_, v)| v).collect();
+        let apply = std::mem::take(&mut self.inputs);
         let after_paints = std::mem::take(&mut self.after_frame);
         if apply.is_empty() {
             let turns = self.take_queued();

@@ -100,7 +100,7 @@ fn a_value_is_applied_in_the_next_frame_and_only_the_last_of_each_control() {
     assert!(!s.input(1, "d_model=128", 8.0).frame);
     assert_eq!(s.pending(), 2, "each control's waiting value counts once");
     let f = s.frame();
-    assert_eq!(f.apply, vec!["d_model=128", "base=500"]);
+    assert_eq!(f.apply, vec![(1, "d_model=128"), (2, "base=500")]);
     let again = s.frame();
     assert!(again.apply.is_empty(), "a value is applied once");
     assert_eq!(s.frame_counts().0, 1);
@@ -254,7 +254,7 @@ fn an_export_sees_the_values_the_sliders_show() {
     let _ = s.painted(id, 1, 1.0, 0.0);
     let _ = s.input(1, "v", 10.0);
     assert_eq!(s.export(id, "x.csv"), Export::Flush("x.csv"));
-    assert_eq!(s.flush_inputs(), vec!["v"]);
+    assert_eq!(s.flush_inputs(), vec![(1, "v")]);
     assert_eq!(
         s.export(id, "x.csv"),
         Export::Flush("x.csv"),

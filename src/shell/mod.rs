@@ -1,6 +1,7 @@
 //! The app shell, above the views: state from the URL, theme, notices, site chrome, the Share
 //! dialog, and the current view (loaded on demand: see `views::load`).
 
+pub mod lesson;
 pub mod notation;
 pub mod share;
 
@@ -11,6 +12,26 @@ use crate::state::figures::{Figure, FIGURE_NAMES};
 use crate::state::{AppState, Notices, ThemeChoice, View, VIEWS};
 use crate::ui::context::{select_state, AppCtx};
 use crate::ui::dom;
+use crate::ui::lazy::{call, on_demand, LoadFailed};
+
+on_demand!(lesson_frame, lesson::LessonFrame);
+on_demand!(share_dialog, share::ShareDialog);
+on_demand!(notation_dialog, notation::NotationDialog);
+
+/// The Share dialog, fetched the first time Share is pressed.
+async fn load_share() -> Result<AnyView, LoadFailed> {
+    call!(share_dialog)
+}
+
+/// The Notation dialog, fetched the first time Notation is pressed.
+async fn load_notation() -> Result<AnyView, LoadFailed> {
+    call!(notation_dialog)
+}
+
+/// The lesson frame (`lesson=…`), fetched the first time a lesson opens.
+async fn load_lesson() -> Result<AnyView, LoadFailed> {
+    call!(lesson_frame)
+}
 
 /// Installs the panic banner and mounts the app on `<body>`.
 pub fn start() {
@@ -135,7 +156,7 @@ pub fn mount_state(initial: AppState, notices: Notices) -> impl IntoView {
                     view! {
                         <Suspense fallback=|| view! { <p class="view-loading" role="status">"Loading the lesson…"</p> }>
                             {Suspend::new(async move {
-                                crate::views::load_lesson().await.unwrap_or_else(|_| {
+                                load_lesson().await.unwrap_or_else(|_| {
                                     view! { <p class="view-loading" role="alert">"The lesson could not be loaded: its code did not arrive. Reload the page to try again."</p> }.into_any()
                                 })
                             })}
@@ -215,7 +236,7 @@ fn Header() -> impl IntoView {
     let on_figure = move |ev: leptos::ev::Event| {
         let name = event_target_value(&ev);
         if let Some(index) = FIGURE_NAMES.iter().position(|n| *n == name) {
-            crate::views::run(crate::views::Job::Figure(index, state, figure));
+            crate::ui::lazy::run(crate::ui::lazy::Job::Figure(index, state, figure));
         }
     };
     view! {
@@ -272,21 +293,6 @@ fn Header() -> impl IntoView {
             </p>
         </Show>
     }
-}
-
-/// Applies figure `index` of the Figures menu: its state (keeping the theme, the embed and
-/// whether controls show), and its source in `shown`. (In the chunk `extras`, with the
-/// figures' sources and queries.)
-pub fn apply_figure(index: usize, state: RwSignal<AppState>, shown: RwSignal<Option<Figure>>) {
-    let f = crate::state::figures::FIGURES[index.min(FIGURE_NAMES.len() - 1)];
-    let (mut next, _) = AppState::from_query(f.query);
-    state.with_untracked(|s| {
-        next.theme = s.theme;
-        next.embed = s.embed;
-        next.show_controls = s.show_controls;
-    });
-    crate::ui::context::go_to_state(state, next);
-    shown.set(Some(f));
 }
 
 /// Shown while a view's code is fetched the first time it opens: as tall as a view, so the

@@ -17,7 +17,7 @@ pub fn NotationButton() -> impl IntoView {
         {move || (presses.get() > 0).then(|| view! {
             <Suspense fallback=|| ()>
                 {Suspend::new(async move {
-                    crate::views::load_notation().await.unwrap_or_else(|_| {
+                    super::load_notation().await.unwrap_or_else(|_| {
                         view! { <p class="control-msg" role="alert">"The Notation table could not be loaded. Press Notation to try again."</p> }.into_any()
                     })
                 })}

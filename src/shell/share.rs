@@ -145,7 +145,7 @@ pub fn ShareButton() -> impl IntoView {
         {move || (presses.get() > 0).then(|| view! {
             <Suspense fallback=|| ()>
                 {Suspend::new(async move {
-                    crate::views::load_share().await.unwrap_or_else(|_| {
+                    super::load_share().await.unwrap_or_else(|_| {
                         view! { <p class="control-msg" role="alert">"The Share dialog could not be loaded. Press Share to try again."</p> }.into_any()
                     })
                 })}

@@ -49,7 +49,7 @@ pub const FIGURES: [Figure; 7] = [
 ];
 
 /// The figures' names, for the menu. Computed at compile time: the first page carries only
-/// these; the sources and queries come with the chunk that applies a figure (`views::Job::Figure`).
+/// these; the sources and queries come with the chunk that applies a figure (`ui::lazy::Job::Figure`).
 pub const FIGURE_NAMES: [&str; FIGURES.len()] = {
     let mut names = [""; FIGURES.len()];
     let mut i = 0;

@@ -243,3 +243,23 @@ fn keyed_value(
         v
     })
 }
+
+/// Applies figure `index` of the Figures menu: its state (keeping the theme, the embed and
+/// whether controls show), and its source in `shown`. (In the chunk `extras`, with the
+/// figures' sources and queries.)
+pub fn apply_figure(
+    index: usize,
+    state: RwSignal<AppState>,
+    shown: RwSignal<Option<crate::state::figures::Figure>>,
+) {
+    let f =
+        crate::state::figures::FIGURES[index.min(crate::state::figures::FIGURE_NAMES.len() - 1)];
+    let (mut next, _) = AppState::from_query(f.query);
+    state.with_untracked(|s| {
+        next.theme = s.theme;
+        next.embed = s.embed;
+        next.show_controls = s.show_controls;
+    });
+    go_to_state(state, next);
+    shown.set(Some(f));
+}

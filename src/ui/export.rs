@@ -11,14 +11,19 @@ use crate::export::{csv, npy};
 /// Chunks handed from Rust to the Blob: large enough to be cheap, small enough to stay bounded.
 const CHUNK_BYTES: usize = 1 << 20;
 
-/// Downloads the chart as a PNG at its device-pixel resolution.
+/// Downloads the chart as a PNG at its device-pixel resolution (in the chunk fetched on first
+/// use: see [`super::lazy::Job`]).
 pub fn png(chart: ChartRef, filename: &str) {
-    let (Some(c), Some(slot)) = (chart.canvas(), chart.slot()) else {
+    super::lazy::run(super::lazy::Job::Png(chart, filename.to_string()));
+}
+
+/// [`png`], once the chart shows the current state (an off-screen chart may not yet: it paints
+/// first).
+pub fn download_png(chart: ChartRef, filename: String) {
+    let Some(c) = chart.canvas() else {
         return;
     };
-    let filename = filename.to_string();
-    // An off-screen chart may not show the current state yet: it paints first.
-    super::schedule::when_current(slot, move || {
+    super::schedule::when_current(chart.slot(), move || {
         let on_blob =
             wasm_bindgen::closure::Closure::once_into_js(move |blob: Option<web_sys::Blob>| {
                 if let Some(blob) = blob {
@@ -32,7 +37,7 @@ pub fn png(chart: ChartRef, filename: &str) {
 /// Downloads the chart as SVG, drawn by its own paint function on a recording context (see
 /// `ui::svg`, fetched on the first export).
 pub fn svg(chart: ChartRef, filename: String) {
-    crate::views::run(crate::views::Job::Svg(chart, filename));
+    super::lazy::run(super::lazy::Job::Svg(chart, filename));
 }
 
 /// Rows and columns that the "show data as table" view of a chart shows.

@@ -6,6 +6,7 @@ pub mod canvas;
 pub mod context;
 pub mod dom;
 pub mod export;
+pub mod lazy;
 pub mod schedule;
 pub mod svg;
 pub mod tables;

@@ -48,26 +48,25 @@ pub struct Slot {
     id: ChartId,
     /// Bumped to give the chart its turn; its paint effect tracks it.
     turn: RwSignal<u32>,
-    /// The last turn the paint effect used; `None` before its first run when that run is a
-    /// turn (see [`Slot::register_at_turn`]).
-    used: StoredValue<Option<u32>>,
+    /// The last turn the paint effect used.
+    used: StoredValue<u32>,
 }
 
 impl Slot {
     /// A new slot, dirty until its first turn. Removed from the schedule with its owner.
     pub fn register() -> Slot {
-        Slot::new(Some(0))
+        Slot::new(0)
     }
 
     /// As [`Slot::register`], for a paint effect whose first run is its turn (a value
-    /// computed at once on creation).
+    /// computed at once on creation): its first turn is given with it.
     pub fn register_at_turn() -> Slot {
-        Slot::new(None)
+        Slot::new(1)
     }
 
-    fn new(used: Option<u32>) -> Slot {
+    fn new(turn: u32) -> Slot {
         let id = schedule(|s| s.register());
-        let turn = RwSignal::new(0u32);
+        let turn = RwSignal::new(turn);
         TURNS.with_borrow_mut(|t| t.push((id, turn)));
         on_cleanup(move || {
             schedule(|s| s.remove(id));
@@ -78,7 +77,7 @@ impl Slot {
         Slot {
             id,
             turn,
-            used: StoredValue::new(used),
+            used: StoredValue::new(0),
         }
     }
 
@@ -90,10 +89,10 @@ impl Slot {
     /// Whether this run of the paint effect is the chart's turn (tracks the turn).
     pub fn granted(&self) -> bool {
         let turn = self.turn.get();
-        if self.used.get_value() == Some(turn) {
+        if self.used.get_value() == turn {
             return false;
         }
-        self.used.set_value(Some(turn));
+        self.used.set_value(turn);
         true
     }
 
@@ -189,7 +188,7 @@ fn frame() {
     let frame = schedule(|s| s.frame());
     if !frame.apply.is_empty() {
         mark_moving();
-        for apply in frame.apply {
+        for (_, apply) in frame.apply {
             apply();
         }
         // After this frame's microtasks (its paints).
@@ -238,7 +237,7 @@ pub fn apply_in_frame(control: u32, apply: impl FnOnce() + 'static) {
 pub fn flush_inputs() -> bool {
     let values = schedule(|s| s.flush_inputs());
     let any = !values.is_empty();
-    for apply in values {
+    for (_, apply) in values {
         apply();
     }
     if any {

@@ -216,8 +216,7 @@ fn chart_svg(chart: ChartRef) -> Result<String, JsValue> {
 
 /// Downloads the chart as SVG (see [`chart_svg`]), once it shows the current state.
 pub fn download(chart: ChartRef, filename: String) {
-    let Some(slot) = chart.slot() else { return };
-    super::schedule::when_current(slot, move || match chart_svg(chart) {
+    super::schedule::when_current(chart.slot(), move || match chart_svg(chart) {
         Ok(svg) => {
             let _ =
                 dom::download_parts(&js_sys::Array::of1(&svg.into()), "image/svg+xml", &filename);

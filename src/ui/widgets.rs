@@ -668,20 +668,13 @@ const MAX_CANVAS_PX: f64 = 4096.0;
 /// A chart's paint function, type-erased so that every chart shares one copy of the canvas code.
 pub type PaintFn = std::rc::Rc<dyn Fn(&Painter) -> Option<PlotRect>>;
 
-/// A chart on the page as its owner and its exports hold it: the canvas and, once the chart
-/// is built, its place in the schedule and its paint function (the SVG export paints it again
-/// on a recording context).
+/// A chart on the page as its owner and its exports hold it: its canvas and its place in the
+/// schedule. Made by the panel, built by [`ChartCanvas`] (which every panel builds at once: the
+/// chart is pending until its first paint).
 #[derive(Clone, Copy)]
 pub struct ChartRef {
     canvas: NodeRef<Canvas>,
-    built: StoredValue<Option<BuiltChart>, LocalStorage>,
-}
-
-#[derive(Clone)]
-struct BuiltChart {
     slot: Slot,
-    paint: PaintFn,
-    text_scale: f64,
 }
 
 impl ChartRef {
@@ -690,7 +683,7 @@ impl ChartRef {
     pub fn new() -> ChartRef {
         ChartRef {
             canvas: NodeRef::new(),
-            built: StoredValue::new_local(None),
+            slot: Slot::register(),
         }
     }
 
@@ -699,23 +692,29 @@ impl ChartRef {
         self.canvas.get_untracked()
     }
 
-    /// The chart's place in the schedule, once it is built.
-    pub fn slot(&self) -> Option<u32> {
-        self.built
-            .try_with_value(|b| b.as_ref().map(|b| b.slot.id()))
-            .flatten()
+    /// The chart's place in the schedule.
+    pub fn slot(&self) -> u32 {
+        self.slot.id()
     }
+}
+
+thread_local! {
+    /// Every chart built on the page, by its slot: its paint function and text scale, for the
+    /// SVG export (which paints it again on a recording context).
+    static PAINTS: std::cell::RefCell<Vec<(u32, PaintFn, f64)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Paints `chart` on `target`, a canvas of the same size whose context records (see
 /// `ui::svg`): in full, with the page's theme and scale.
 pub fn paint_export(chart: ChartRef, target: web_sys::HtmlCanvasElement) -> Option<PlotRect> {
     let canvas = chart.canvas()?;
-    let BuiltChart {
-        slot,
-        paint,
-        text_scale,
-    } = chart.built.try_get_value().flatten()?;
+    let slot = chart.slot;
+    let (paint, text_scale) = PAINTS.with_borrow(|c| {
+        c.iter()
+            .find(|(id, _, _)| *id == slot.id())
+            .map(|(_, p, t)| (p.clone(), *t))
+    })?;
     // The theme in use, as the shell sets it on <html> (this runs outside any component).
     let dark = dom::window()
         .and_then(|w| w.document())
@@ -868,12 +867,11 @@ fn chart_canvas(chart: Chart) -> AnyView {
     // the screen).
     let laid_out = RwSignal::new((0.0f64, 0.0f64));
     // Painted in animation frames, on screen first (see `schedule`).
-    let slot = Slot::register();
-    chart.built.set_value(Some(BuiltChart {
-        slot,
-        paint: paint.clone(),
-        text_scale,
-    }));
+    let slot = chart.slot;
+    PAINTS.with_borrow_mut(|c| c.push((slot.id(), paint.clone(), text_scale)));
+    on_cleanup(move || {
+        let _ = PAINTS.try_with(|c| c.borrow_mut().retain(|(id, _, _)| *id != slot.id()));
+    });
     let node_ref = chart.canvas;
     node_ref.on_load(move |canvas| {
         observe_size(&canvas, laid_out);

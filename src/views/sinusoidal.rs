@@ -18,6 +18,7 @@ use crate::state::app::{BASE, D_MODEL, OFFSET, P0, SEQ_LEN};
 use crate::state::SinusoidalState;
 use crate::ui::context::{select, select_state, AppCtx, Computed};
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
+use crate::ui::lazy::{call, on_demand, LoadFailed};
 use crate::ui::schedule;
 use crate::ui::widgets::{
     panel_visible, ChartCanvas, ChartRef, ExportBar, Mark, MarkStyle, Painter, Panel, StateChoice,
@@ -27,6 +28,13 @@ use crate::views::common::{
     heatmap_frame, highlight_marks_mapped, line_series, paint_lines, reference_line, DataTable,
     ExportButtons,
 };
+
+on_demand!(sinusoidal_below, BelowPanels);
+
+/// The panels below the fold, fetched when they near the viewport.
+async fn load_below() -> Result<AnyView, LoadFailed> {
+    call!(sinusoidal_below)
+}
 
 /// Positions sampled for the offset residual (bounded work at any size).
 const RESIDUAL_POSITIONS: usize = 24;
@@ -169,7 +177,7 @@ fn Below(shared: Shared) -> impl IntoView {
             view! {
                 <Suspense fallback=move || placeholders(None)>
                     {Suspend::new(async move {
-                        let loaded = crate::views::load_sinusoidal_below().await;
+                        let loaded = load_below().await;
                         drop(fetching);
                         match loaded {
                             Ok(panels) => {
@@ -240,7 +248,7 @@ fn PanelExports(
     // The Python is fetched with the exports' code the first time (the first page does not
     // carry it), then copied.
     let snippet = Callback::new(move |_| {
-        crate::views::run(crate::views::Job::Snippet(sv.get_untracked(), panel));
+        crate::ui::lazy::run(crate::ui::lazy::Job::Snippet(sv.get_untracked(), panel));
     });
     view! { <ExportButtons chart=canvas stem=stem csv=csv npy=npy snippet=snippet/> }
 }

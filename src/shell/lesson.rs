@@ -156,7 +156,7 @@ pub fn LessonFrame() -> impl IntoView {
                         <button on:click=move |_| go(-1) disabled=move || step.with(|s| s.as_ref().is_none_or(|s| s.0 <= 1))>"Back"</button>
                         <button on:click=move |_| go(1) disabled=move || step.with(|s| s.as_ref().is_none_or(|s| s.0 >= s.1))>"Next"</button>
                         <button on:click=reset>"Reset step"</button>
-                        <crate::shell::notation::NotationButton/>
+                        <super::notation::NotationButton/>
                         <button on:click=toggle_present aria-pressed=move || if present.get() { "true" } else { "false" }>
                             {move || if present.get() { "Leave presenter mode" } else { "Present" }}
                         </button>
