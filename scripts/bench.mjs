@@ -3,11 +3,15 @@
 //  1. The initial transfer (gzip) and first chart; each view loaded on demand; the lesson.
 //  2. The headline: every slider of every view on the full page (1280 × 900), input → first
 //     rendered frame that shows the change, at default and largest sizes, plus a continuous drag.
-//  3. With --panels: the old breakdown, each panel alone (embed) with adjacent-value moves.
+//  3. With --panels: each registered panel alone (embed), every slider on it moved between its
+//     value and the next one.
+// Views, panels and sliders are read from the app (`window.__peLab.views`, the page's range
+// inputs): a new view is measured without an edit here.
 //
-//   node scripts/bench.mjs [--moves 30] [--view rope] [--size default|largest] [--slider ctl-seq_len]
+//   node scripts/bench.mjs [--moves 30] [--view rope] [--size default|largest] [--slider ctl-seq_len] [--watch rope-decay]
 //                          [--loads-only 1] [--skip-loads 1] [--panels 1] [--panel pe-heatmap]
 //                          [--out bench-results/latest.json] [--debug 1]
+//   --watch PANEL scrolls that panel's chart into view before each slider is measured;
 //   --debug 1 prints every move (latency, the input's wait for the main thread, what the charts' paints
 //     took in the first frame showing it: `__peLab.framePaintMs`, how many of them were reduced, the
 //     first frames);
@@ -24,128 +28,6 @@ const args = Object.fromEntries(
 );
 const MOVES = Number(args.moves || 30);
 const OUT = args.out || 'bench-results/latest.json';
-
-/** Each view: its panels and the sizes to test, with the slider moves to make. */
-const SIN_DEFAULT = { seq_len: [128, 127], d_model: [128, 126], base: [4, 3.99], p0: [32, 33], offset: [4, 5] };
-const SIN_MAX = { seq_len: [8192, 8191], d_model: [4096, 4094], base: [4, 3.99], p0: [32, 33], offset: [4, 5] };
-/** The sliders that change what a panel draws. */
-const SIN_PANELS = {
-  'pe-heatmap': ['seq_len', 'd_model', 'base'],
-  'pe-curves': ['seq_len', 'd_model', 'base'],
-  'pe-spectrum': ['seq_len', 'd_model', 'base'],
-  'pe-similarity': ['seq_len', 'd_model', 'base', 'p0'],
-  'pe-offset': ['offset', 'd_model', 'base'],
-  'pe-index': ['d_model', 'base'],
-};
-const pick = (values, names) => names.map((n) => [`#ctl-${n}`, values[n]]);
-
-const ROPE_DEFAULT = { head_dim: [64, 62], theta: [4, 3.99], max_dist: [256, 255], pos: [10, 11] };
-const ROPE_MAX = { head_dim: [512, 510], theta: [4, 3.99], max_dist: [131072, 131071], pos: [10, 11] };
-const ROPE_PANELS = {
-  'rope-rotation': ['head_dim', 'theta', 'pos'],
-  'rope-angles': ['head_dim', 'theta', 'max_dist'],
-  'rope-score-distance': ['head_dim', 'theta', 'max_dist'],
-  'rope-score-matrix': ['head_dim', 'theta', 'max_dist'],
-  'rope-decay': ['head_dim', 'theta', 'max_dist'],
-  'rope-wavelength': ['head_dim', 'theta'],
-};
-const SCALING_DEFAULT = { factor: [Math.log10(4), Math.log10(4.1)], orig_ctx: [4096, 4095], head_dim: [128, 126], beta_fast: [Math.log10(32), Math.log10(31)] };
-const SCALING_MAX = { factor: [Math.log10(32), Math.log10(31)], orig_ctx: [4096, 4095], head_dim: [512, 510], beta_fast: [Math.log10(32), Math.log10(31)] };
-
-/** Each view: its panels and, per size, the URL and the slider moves (first value = initial). */
-const VIEWS = [
-  {
-    view: 'sinusoidal',
-    panels: Object.keys(SIN_PANELS),
-    sizes: (panel) => ({
-      default: { query: 'seq_len=128&d_model=128', moves: pick(SIN_DEFAULT, SIN_PANELS[panel]) },
-      max: { query: 'seq_len=8192&d_model=4096', moves: pick(SIN_MAX, SIN_PANELS[panel]) },
-    }),
-  },
-  {
-    view: 'rope',
-    panels: Object.keys(ROPE_PANELS),
-    sizes: (panel) => ({
-      default: { query: 'head_dim=64&max_dist=256&pos=10', moves: pick(ROPE_DEFAULT, ROPE_PANELS[panel]) },
-      max: { query: 'head_dim=512&max_dist=131072&pos=10', moves: pick(ROPE_MAX, ROPE_PANELS[panel]) },
-    }),
-  },
-  {
-    view: 'scaling',
-    panels: ['scaling-frequencies', 'scaling-score-distance'],
-    sizes: () => ({
-      default: { query: 'factor=4&orig_ctx=4096&head_dim=128', moves: pick(SCALING_DEFAULT, ['factor', 'orig_ctx', 'head_dim', 'beta_fast']) },
-      max: {
-        query: 'method=none,linear,ntk,dynamic,yarn,longrope,llama3&factor=32&orig_ctx=4096&head_dim=512',
-        moves: pick(SCALING_MAX, ['factor', 'orig_ctx', 'head_dim', 'beta_fast']),
-      },
-    }),
-  },
-  {
-    // seq_len crops the table (cheap); seed draws a new random table, whose statistics (an
-    // O(n²·d) cosine matrix and a PCA) are recomputed: measured on learned-offset.
-    view: 'learned',
-    panels: ['learned-heatmap', 'learned-similarity', 'learned-pca', 'learned-offset'],
-    sizes: (panel) => {
-      const moves = panel === 'learned-offset' ? ['seed'] : ['seq_len'];
-      return {
-        default: { query: 'table=random&rows=512&cols=384&seq_len=512', moves: pick({ seq_len: [512, 511], seed: [0, 1] }, moves) },
-        max: { query: 'table=random&rows=2048&cols=768&seq_len=4096', moves: pick({ seq_len: [4096, 4095], seed: [0, 1] }, moves) },
-      };
-    },
-  },
-  {
-    view: 'bias',
-    panels: ['alibi-slopes', 'alibi-bias', 't5-buckets'],
-    sizes: (panel) => {
-      const moves = { 'alibi-slopes': ['heads'], 'alibi-bias': ['heads', 'seq_len'], 't5-buckets': ['buckets', 'max_distance'] }[panel];
-      return {
-        default: { query: 'heads=8&seq_len=24&buckets=32&max_distance=128', moves: pick({ heads: [8, 9], seq_len: [24, 25], buckets: [32, 34], max_distance: [128, 127] }, moves) },
-        max: { query: 'heads=128&seq_len=512&buckets=256&max_distance=4096', moves: pick({ heads: [128, 127], seq_len: [512, 511], buckets: [256, 254], max_distance: [4096, 4095] }, moves) },
-      };
-    },
-  },
-  {
-    // No slider: a move is a click (Shuffle, Original order, or the positional encoding).
-    view: 'attention',
-    panels: ['permutation-demo'],
-    sizes: () => {
-      const moves = [
-        ['[data-panel="permutation-demo"] button.shuffle', null],
-        ['[data-panel="permutation-demo"] button.reset', null],
-        ['[data-control="pe"] input[value="rope"]', null],
-        ['[data-control="pe"] input[value="sinusoidal"]', null],
-      ];
-      // The demo has one size (five tokens).
-      return { default: { query: 'pe=sinusoidal', moves } };
-    },
-  },
-  {
-    view: 'compare',
-    panels: ['compare-similarity'],
-    sizes: () => ({
-      default: { query: 'k_max=128', moves: pick({ k_max: [128, 127] }, ['k_max']) },
-      max: { query: 'k_max=511', moves: pick({ k_max: [511, 510] }, ['k_max']) },
-    }),
-  },
-];
-
-const PREC_DEFAULT = { head_dim: [128, 126], theta: [4, 3.99], pos: [5, 5.01], m: [5, 5.01], max_dist: [64, 63] };
-const PREC_MAX = { head_dim: [512, 510], theta: [4, 3.99], pos: [7.8, 7.79], m: [7.8, 7.79], max_dist: [4096, 4095] };
-const PREC_PANELS = {
-  'precision-positions': ['pos'],
-  'precision-angles': ['head_dim', 'theta', 'pos'],
-  'precision-score': ['head_dim', 'theta', 'm', 'max_dist'],
-  'precision-error': ['head_dim', 'theta'],
-};
-VIEWS.push({
-  view: 'precision',
-  panels: Object.keys(PREC_PANELS),
-  sizes: (panel) => ({
-    default: { query: 'head_dim=128&pos=100000&m=100000&max_dist=64', moves: pick(PREC_DEFAULT, PREC_PANELS[panel]) },
-    max: { query: 'head_dim=512&pos=63095734&m=63095734&max_dist=4096', moves: pick(PREC_MAX, PREC_PANELS[panel]) },
-  }),
-});
 
 const BUDGET = { default: { median: 8, p95: 16 }, max: { p95: 33 } };
 
@@ -326,6 +208,9 @@ if (args['loads-only'] !== undefined) {
 // rounds to the same pair count, or a YaRN β between the same two dimensions, needs no new
 // picture). (Chromium's Event Timing reports no entry for an `input` fired by a drag, so
 // presentation times cannot be read that way.)
+/** A view's largest state: every slider at its maximum (found on the page), except where a
+ *  choice no slider reaches makes it larger (a random table of any size, every method, every
+ *  model): those views say so here. */
 const LARGEST = {
   sinusoidal: 'seq_len=8192&d_model=4096',
   rope: 'head_dim=512&max_dist=131072',
@@ -336,14 +221,58 @@ const LARGEST = {
   precision: 'head_dim=512&pos=63095734&m=63095734&max_dist=4096',
   models: 'head_dim=256&theta=100000000&models=gpt-j-6b,gpt-neox-20b,llama-2-7b,mistral-7b-v0.3,llama-3.1-8b,qwen2.5-7b,gemma-3-4b,llama-4-scout',
 };
-/** Sliders whose chart is below the fold on arrival: the user scrolls to it first (the sticky
- *  controls stay in sight), and so does the benchmark. */
-const WATCH = {
-  precision: { 'ctl-m': 'precision-score', 'ctl-max_dist': 'precision-score' },
-  bias: { 'ctl-buckets': 't5-buckets', 'ctl-max_distance': 't5-buckets' },
-  compare: { 'ctl-k_max': 'compare-similarity' },
-  models: { 'ctl-head_dim': 'base-bound', 'ctl-theta': 'base-bound' },
-};
+/** Sliders whose charts are all below the fold on arrival: the user scrolls to one first (the
+ *  sticky controls stay in sight), and so does the benchmark. Found on the page: each slider
+ *  is moved once, and the charts that changed once the page is current are looked at. */
+async function belowTheFold(page, sliders) {
+  return page.evaluate(async (sliders) => {
+    const settle = async () => {
+      await new Promise((r) => setTimeout(r, 200));
+      for (let i = 0; i < 300 && (window.__peLab?.pending ?? 0) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    const canvases = [...document.querySelectorAll('main canvas.chart')];
+    const hash = (c) => {
+      const d = new Uint32Array(c.getContext('2d').getImageData(0, 0, c.width, c.height).data.buffer);
+      let h = 2166136261 ^ c.width ^ (c.height << 16);
+      for (let i = 0; i < d.length; i++) h = Math.imul(h ^ d[i], 16777619);
+      return h >>> 0;
+    };
+    const inView = (c) => { const r = c.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; };
+    const out = {};
+    await settle();
+    for (const id of sliders) {
+      const before = canvases.map(hash);
+      const el = document.getElementById(id);
+      const [lo, hi] = [Number(el.min), Number(el.max)];
+      el.value = String(Number(el.value) > (lo + hi) / 2 ? lo + 0.2 * (hi - lo) : lo + 0.8 * (hi - lo));
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      await settle();
+      const changed = canvases.filter((c, i) => hash(c) !== before[i]);
+      if (changed.length && !changed.some(inView)) out[id] = changed[0].closest('[data-panel]')?.dataset.panel;
+    }
+    return out;
+  }, sliders);
+}
+
+/** The query of `url` with every slider on its page at its maximum. */
+async function allAtMax(url) {
+  const { page, context } = await openApp(browser, url);
+  await page.waitForLoadState('networkidle');
+  await revealAll(page);
+  const query = await page.evaluate(async () => {
+    for (const el of document.querySelectorAll('main input[type=range]')) {
+      if (el.offsetParent === null || el.disabled) continue;
+      el.value = el.max;
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    for (let i = 0; i < 300 && (window.__peLab?.pending ?? 0) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    return location.search.slice(1);
+  });
+  await context.close();
+  return query;
+}
 const FRAME_BUDGET = { default: 16, largest: 33 };
 const DRAG_SHARE = 0.9;
 
@@ -562,8 +491,8 @@ for (const { name } of registered) {
   if (args.view && args.view !== name) continue;
   for (const size of ['default', 'largest']) {
     if (args.size && args.size !== size) continue;
-    if (size === 'largest' && !LARGEST[name]) continue;
-    const url = `${server.url}?view=${name}${size === 'largest' ? `&${LARGEST[name]}` : ''}`;
+    const base = `${server.url}?view=${name}`;
+    const url = size === 'default' ? base : LARGEST[name] ? `${base}&${LARGEST[name]}` : `${server.url}?${await allAtMax(base)}`;
     // Each slider starts from the same state (a fresh page): the others at this size.
     const open = async () => {
       const opened = await openApp(browser, url);
@@ -577,13 +506,16 @@ for (const { name } of registered) {
     };
     let { page, context } = await open();
     const sliders = await page.$$eval('main input[type=range]', (els) => els.filter((e) => e.offsetParent !== null && !e.disabled).map((e) => e.id));
+    const watch = args.watch ? Object.fromEntries(sliders.map((id) => [id, args.watch])) : await belowTheFold(page, sliders.filter((id) => !args.slider || `#${id}` === args.slider || id === args.slider));
+    await context.close();
+    ({ page, context } = await open());
     for (const id of sliders) {
       if (args.slider && `#${id}` !== args.slider && id !== args.slider) continue;
       if (page.url() !== url) {
         await context.close();
         ({ page, context } = await open());
       }
-      const watched = WATCH[name]?.[id];
+      const watched = watch[id];
       if (watched) {
         await page.evaluate((p) => document.querySelector(`[data-panel="${p}"] canvas`).scrollIntoView({ block: 'end' }), watched);
         await page.waitForTimeout(300);
@@ -625,23 +557,31 @@ console.log(`\nwithin budget: default ${summary.default[0]}/${summary.default[1]
 if (args.panels !== undefined) {
 console.log(`\nslider → repainted canvas, ${MOVES} moves per row (ms; "frame" = to the next animation frame)`);
 console.log('view        panel                    size     median   p95     max   | frame p95  budget');
-for (const v of VIEWS) {
-  for (const panel of v.panels) {
+for (const v of registered) {
+  for (const { id: panel } of v.panels) {
     if (args.panel && args.panel !== panel) continue;
-    if (args.view && args.view !== v.view) continue;
-    for (const [size, spec] of Object.entries(v.sizes(panel))) {
-      const { page, context } = await openApp(browser, `${server.url}?view=${v.view}&embed=1&panel=${panel}&${spec.query}`);
-      await measure(page, spec.moves, 4); // warm-up
-      const samples = await measure(page, spec.moves, MOVES);
+    if (args.view && args.view !== v.name) continue;
+    for (const size of ['default', 'max']) {
+      const query = size === 'default' ? '' : LARGEST[v.name] ? `&${LARGEST[v.name]}` : `&${(await allAtMax(`${server.url}?view=${v.name}`)).replace(/^view=[^&]*&?/, '')}`;
+      const { page, context } = await openApp(browser, `${server.url}?view=${v.name}&embed=1&panel=${panel}${query}`);
+      await page.waitForLoadState('networkidle');
+      // Every slider of the panel, between its value and the next one down (up at its minimum).
+      const moves = await page.$$eval('main input[type=range]', (els) => els.filter((e) => e.offsetParent !== null && !e.disabled).map((e) => {
+        const [v, step, lo] = [Number(e.value), Number(e.step) || 1, Number(e.min)];
+        return [`#${e.id}`, [v, v - step >= lo ? v - step : v + step]];
+      }));
+      if (moves.length === 0) { await context.close(); continue; }
+      await measure(page, moves, 4); // warm-up
+      const samples = await measure(page, moves, MOVES);
       await context.close();
       const missed = samples.filter((s) => s.painted === null).length;
       const painted = stats(samples.filter((s) => s.painted !== null).map((s) => s.painted));
       const frame = stats(samples.map((s) => s.frame));
       const b = BUDGET[size];
-      const ok = (b.median === undefined || painted.median <= b.median) && painted.p95 <= b.p95 && missed === 0;
-      rows.push({ kind: 'latency', view: v.view, panel, size, painted, frame, missed, ok });
+      const ok = painted.n > 0 && (b.median === undefined || painted.median <= b.median) && painted.p95 <= b.p95;
+      rows.push({ kind: 'latency', view: v.name, panel, size, painted, frame, missed, ok });
       console.log(
-        `${v.view.padEnd(11)} ${panel.padEnd(24)} ${size.padEnd(7)} ${painted.median.toFixed(1).padStart(6)} ${painted.p95.toFixed(1).padStart(6)} ${painted.max.toFixed(1).padStart(7)}  | ${frame.p95.toFixed(1).padStart(7)}    ${ok ? 'ok' : 'MISS'}${missed ? ` (${missed} moves did not repaint)` : ''}`,
+        `${v.name.padEnd(11)} ${panel.padEnd(24)} ${size.padEnd(7)} ${(painted.median ?? NaN).toFixed(1).padStart(6)} ${(painted.p95 ?? NaN).toFixed(1).padStart(6)} ${(painted.max ?? NaN).toFixed(1).padStart(7)}  | ${frame.p95.toFixed(1).padStart(7)}    ${ok ? 'ok' : 'MISS'}${missed ? ` (${missed} moves changed nothing on it)` : ''}`,
       );
     }
   }

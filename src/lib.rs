@@ -28,6 +28,5 @@ pub mod shell;
 /// Shared reactive pieces, DOM helpers, exports and widgets, under the views (browser only).
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
-/// One module per view (browser only).
-#[cfg(target_arch = "wasm32")]
+/// One folder per view: its state (plain Rust) and its panels (browser only).
 pub mod views;

@@ -1,7 +1,7 @@
 //! "Copy as NumPy": Python that regenerates a panel's data with NumPy alone.
 
 use crate::encoding::Layout;
-use crate::state::SinusoidalState;
+use crate::views::sinusoidal::state::SinusoidalState;
 
 /// The lines that build `pe`, the `(seq_len, d_model)` sinusoidal table of the state.
 pub fn sinusoidal_table(s: &SinusoidalState) -> String {

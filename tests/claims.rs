@@ -353,7 +353,7 @@ fn check_equal_dots() {
     let (q, revealed) = question("seed", "How similar are two positions?");
     assert_eq!(right_choice(&q), "They are equal");
     assert_eq!(revealed.sinusoidal.p0, 10);
-    const { assert!(pe_lab::state::app::P0.max >= 110) };
+    const { assert!(pe_lab::views::sinusoidal::state::P0.max >= 110) };
 }
 
 fn claims() -> Vec<Claim> {
@@ -564,10 +564,10 @@ fn claims() -> Vec<Claim> {
         claim(SEED_LONGROPE, "Here long rises 1→s; short is 1", || {
             let s = step_state("seed", "LongRoPE searches a factor for every pair").scaling;
             assert!(s.long_factor.is_none(), "the illustrative lists are shown");
-            let (_, long) = pe_lab::state::rope::illustrative_longrope(64, 16.0);
+            let (_, long) = pe_lab::views::scaling::state::illustrative_longrope(64, 16.0);
             assert!(close(long[0], 1.0, 1e-15) && close(long[63], 16.0, 1e-12));
             assert!(long.windows(2).all(|w| w[1] > w[0]));
-            let (short, _) = pe_lab::state::rope::illustrative_longrope(64, 16.0);
+            let (short, _) = pe_lab::views::scaling::state::illustrative_longrope(64, 16.0);
             assert!(short.iter().all(|&f| f == 1.0));
         }),
         claim(SEED_LONGROPE, "below 4096", || {
@@ -605,7 +605,7 @@ fn claims() -> Vec<Claim> {
         claim(P_BF16, "among positions 0…4096, then move Position to 4096", || {
             // The revealed answer: 769 stored values (4095 itself rounds up to 4096).
             assert_eq!(distinct_positions(Path::Bf16Cache, 4095), 769);
-            const { assert!(pe_lab::state::precision::PREC_POS.max >= 4096.0) };
+            const { assert!(pe_lab::views::precision::state::PREC_POS.max >= 4096.0) };
         }),
         claim(P_F16, "from 2049", check_f16_2048),
         claim(P_F16, "float16 keeps 11 significant bits: whole numbers are exact up to 2048, and 2049 is stored as 2048", || {
@@ -630,7 +630,7 @@ fn claims() -> Vec<Claim> {
             let (a, b) = (precision::angles(Path::Fp16Seq, &inv, 65519), precision::angles(Path::Exact, &ex, 65519));
             let e = precision::wrapped_difference(a[0], b[0]).abs();
             assert!((e - 2.43).abs() < 0.01, "{e}");
-            const { assert!(pe_lab::state::precision::PREC_POS.max >= 65519.0) };
+            const { assert!(pe_lab::views::precision::state::PREC_POS.max >= 65519.0) };
         }),
         claim(P_FLAT, "Near 100,000 bfloat16 steps by 512: the query at m = 100,000 and every key within 64 of it are stored as 99,840", || {
             let s = step_state("precision", "Only m − n matters, until it does not").precision;
@@ -666,7 +666,7 @@ fn claims() -> Vec<Claim> {
             assert!((1_000_000..2_000_000).contains(&at), "{at}");
         }),
         claim(P_F32, "(Llama 3 uses 500000)", || {
-            assert!(pe_lab::state::precision::PRECISION_PRESETS.iter().any(|p| p.name.starts_with("Llama 3") && p.query.contains("theta=500000")));
+            assert!(pe_lab::views::precision::state::PRECISION_PRESETS.iter().any(|p| p.name.starts_with("Llama 3") && p.query.contains("theta=500000")));
         }),
         // ---- The Notation table ----
         claim("notation", "counted from 0", || {
@@ -675,8 +675,8 @@ fn claims() -> Vec<Claim> {
         }),
         claim("notation", "0 ≤ col < d_model", || assert_eq!(pe(8).matrix(1).len(), 8)),
         claim("notation", "10000 in Vaswani et al. and RoFormer", || {
-            assert_eq!(pe_lab::state::app::BASE.default, 10000.0);
-            assert_eq!(pe_lab::state::rope::THETA.default, 10000.0);
+            assert_eq!(pe_lab::views::sinusoidal::state::BASE.default, 10000.0);
+            assert_eq!(pe_lab::views::rope::state::THETA.default, 10000.0);
         }),
         claim("notation", "columns 2i and 2i + 1 in the interleaved layout). 0 ≤ i < ⌈d_model/2⌉, or D/2 in RoPE", || {
             check_formula();
@@ -692,7 +692,7 @@ fn claims() -> Vec<Claim> {
         claim("rope-decay", "q = k = 1", check_ones_score),
         claim("compare-similarity", "q = k = 1", check_ones_score),
         claim("compare-similarity", "divided by its value at Δ = 0: at equal width (128 here)", || {
-            assert_eq!(pe_lab::state::more::COMPARE_WIDTH, 128);
+            assert_eq!(pe_lab::views::compare::state::COMPARE_WIDTH, 128);
         }),
         claim("rope-angles", "ω_i = base^(−2i/D)", || assert!(close(base_inv_freq(500.0, 16)[3], 500f64.powf(-6.0 / 16.0), 1e-15))),
         claim("precision-score", "q = k = 1", check_ones_score),
@@ -816,7 +816,7 @@ fn claims() -> Vec<Claim> {
             assert!(close(l.attention, (1.0 + 16f64.ln() / 4096f64.ln()).sqrt(), 1e-12));
         }),
         claim("scaling-score-distance", "(at most 131,072)", || {
-            assert_eq!(pe_lab::state::rope::MAX_SCORE_DISTANCE, 131_072);
+            assert_eq!(pe_lab::views::scaling::state::MAX_SCORE_DISTANCE, 131_072);
         }),
         claim("scaling-score-distance", "√(1/t) = α = 0.1·ln s + 1", || {
             for s in [2.0, 4.0, 16.0] {
@@ -839,7 +839,7 @@ fn claims() -> Vec<Claim> {
         }),
         claim("compare-table", "32 × 12 in each of T5-base's encoder and decoder", || {
             // T5-base's config: relative_attention_num_buckets 32, num_heads 12; PE Lab's default.
-            assert_eq!(pe_lab::state::more::BUCKETS.default, 32);
+            assert_eq!(pe_lab::views::bias::state::BUCKETS.default, 32);
         }),
         claim("t5-buckets", "every future key to bucket 0", || {
             for rel in [1i64, 5, 300] {

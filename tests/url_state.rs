@@ -112,7 +112,8 @@ fn pseudo_random_strings_never_panic() {
 #[test]
 fn rope_and_scaling_states_round_trip() {
     use pe_lab::encoding::rope::{Method, PairLayout};
-    use pe_lab::state::{QkSource, View};
+    use pe_lab::state::View;
+    use pe_lab::views::rope::state::QkSource;
     let q = "view=rope&head_dim=4&theta=500000&layout=interleaved&partial=0.5&qk=custom&q=1,0,2,0.5&k=0,1,1,1&seed=7&max_dist=4096&m=0,100&pos=33";
     let (state, notices) = AppState::from_query(q);
     assert!(notices.is_empty(), "{notices:?}");
@@ -151,7 +152,7 @@ fn rope_inputs_are_clamped_with_notices() {
         AppState::from_query("view=rope&head_dim=63&qk=custom&q=1,2&max_dist=1e9&m=x");
     assert_eq!(state.rope.head_dim, 62);
     assert_eq!(state.rope.max_dist, 131072);
-    assert_eq!(state.rope.qk, pe_lab::state::QkSource::Ones);
+    assert_eq!(state.rope.qk, pe_lab::views::rope::state::QkSource::Ones);
     let named: Vec<&str> = notices.items.iter().map(|n| n.param.as_str()).collect();
     for p in ["head_dim", "q", "qk", "max_dist", "m"] {
         assert!(named.contains(&p), "no notice for {p}: {named:?}");
@@ -167,7 +168,7 @@ fn rope_inputs_are_clamped_with_notices() {
 
 #[test]
 fn share_links_keep_the_state_and_set_the_embed_parameters() {
-    use pe_lab::state::app::iframe_snippet;
+    use pe_lab::state::url::iframe_snippet;
     let (s, _) = AppState::from_query(
         "?view=rope&head_dim=32&theta=500&embed=1&panel=rope-decay&controls=0",
     );

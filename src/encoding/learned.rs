@@ -3,6 +3,9 @@
 //! similarity, principal components, mean similarity by offset).
 //!
 //! Rows are positions, columns embedding dimensions, as everywhere in this crate.
+//!
+//! Over 600 lines with its tests (about 150): the table's readers and statistics share its
+//! layout and its bounds on size, which the tests check together.
 
 use super::rope::SeededNormal;
 use pe_kernels::dot::{axpy_f64, dot4_f32, dot_f32, dot_f64};

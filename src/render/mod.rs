@@ -4,6 +4,7 @@
 pub mod charts;
 pub mod colormap;
 pub mod envelope;
+pub mod heatmap;
 pub mod raster;
 /// Dense series as bands (in `pe-kernels`: built for speed).
 pub use pe_kernels::spans;

@@ -5,7 +5,7 @@ use leptos::html::Dialog;
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::state::app::iframe_snippet;
+use crate::state::url::iframe_snippet;
 use crate::state::AppState;
 use crate::ui::context::AppCtx;
 use crate::ui::dom;

@@ -27,23 +27,21 @@
 //!               "reveal": "seq_len=50&d_model=512&hl_cols=301" }
 //! ```
 
-use super::app::{AppState, Highlight, View, MAX_HIGHLIGHTS, MAX_HIGHLIGHT_INDEX};
+pub use super::app::{lesson_source, lesson_url, BUILT_IN, MAX_STEPS};
+use super::app::{AppState, Highlight, MAX_HIGHLIGHTS, MAX_HIGHLIGHT_INDEX};
 use super::params::shorten;
 use super::registry;
+use super::View;
 use crate::encoding::json::Json;
 
 /// A lesson file larger than this is refused.
 pub const MAX_LESSON_BYTES: usize = 256 * 1024;
-/// At most this many steps.
-pub const MAX_STEPS: usize = 100;
 /// At most this many characters in one text field.
 pub const MAX_TEXT_CHARS: usize = 2_000;
 /// At most this many panels in one step.
 pub const MAX_PANELS: usize = 2;
 /// A multiple-choice question has this many choices, at least and at most.
 pub const CHOICES: std::ops::RangeInclusive<usize> = 2..=5;
-/// The lessons that ship with PE Lab (`lesson=NAME`), each at `lessons/NAME.json`.
-pub const BUILT_IN: [&str; 3] = ["seed", "precision", "models"];
 
 /// A checked lesson.
 #[derive(Clone, Debug, PartialEq)]
@@ -482,38 +480,4 @@ fn parse_highlight(json: &Json, at: Option<usize>) -> Result<Highlight, LessonEr
         cols: list("cols")?,
         positions: list("positions")?,
     })
-}
-
-/// Where a lesson comes from: a built-in name, or a `.json` path relative to the page (same
-/// origin only); empty for the list of built-in lessons. The reason for anything else.
-pub fn lesson_source(raw: &str) -> Result<String, String> {
-    let raw = raw.trim();
-    if raw.is_empty() || BUILT_IN.contains(&raw) {
-        return Ok(raw.to_string());
-    }
-    let path_ok = raw.len() <= 200
-        && raw.ends_with(".json")
-        && !raw.contains(':')
-        && !raw.contains('\\')
-        && !raw.starts_with("//")
-        && !raw.starts_with('/')
-        && !raw.chars().any(|c| c.is_control() || c.is_whitespace());
-    if path_ok {
-        Ok(raw.to_string())
-    } else {
-        Err(format!(
-            "“{}” is neither a lesson of PE Lab ({}) nor a relative path to a .json file on this site.",
-            shorten(raw, 40),
-            BUILT_IN.join(", ")
-        ))
-    }
-}
-
-/// The URL the lesson file is fetched from, relative to the page.
-pub fn lesson_url(source: &str) -> String {
-    if BUILT_IN.contains(&source) {
-        format!("./lessons/{source}.json")
-    } else {
-        source.to_string()
-    }
 }

@@ -1,19 +1,19 @@
 //! The application state and its home, the URL query string: parsing with clamping and
-//! notices, and writing back. Plain Rust, tested natively.
+//! notices, and writing back. Plain Rust, tested natively. Each view's own state is in its
+//! folder (`views::<name>::state`); the registry lists the views.
+//!
+//! Layers, each using only those after it: `lesson` → `url` → `registry` → `app` → the
+//! views' states → `params`, `query`.
 
 pub mod app;
 pub mod figures;
 pub mod lesson;
-pub mod models;
-pub mod more;
 pub mod notation;
 pub mod params;
-pub mod precision;
 pub mod query;
 pub mod registry;
-pub mod rope;
+pub mod url;
 
-pub use app::{AppState, Highlight, LessonLocation, SinusoidalState, ThemeChoice, View};
+pub use app::{AppState, Highlight, LessonLocation, ThemeChoice};
 pub use params::{Notice, Notices};
-pub use registry::{PanelSpec, ViewSpec, VIEWS};
-pub use rope::{QkSource, RopeState, ScalingState};
+pub use registry::{PanelSpec, View, ViewSpec, VIEWS};

@@ -5,6 +5,9 @@
 //! Grid lines of one style are stroked as one path, labels of one style are filled by one call
 //! (and sizes measured once are remembered), and dense bands (the columns of line series with
 //! more points than pixels) and point markers are drawn in memory and put on as one image.
+//!
+//! Longer than most files: it is one implementation of plotters' `DrawingBackend` with the
+//! batches it keeps between calls; split, the batching would be spread over several files.
 
 use plotters::prelude::DrawingBackend;
 use plotters_backend::text_anchor::{HPos, VPos};

@@ -263,3 +263,25 @@ pub fn apply_figure(
     go_to_state(state, next);
     shown.set(Some(f));
 }
+
+/// The panels a lesson step shows (provided by the lesson frame around its view).
+#[derive(Clone, Debug)]
+pub struct LessonPanels(pub Vec<&'static str>);
+
+/// Charts for presenter mode: text and lines scaled up (provided as an `Option` by the lesson
+/// frame: `Some` in presenter mode). Their height there is the lesson's CSS: what fits.
+#[derive(Clone, Copy, Debug)]
+pub struct ChartPresentation {
+    pub text_scale: f64,
+}
+
+/// Whether a panel is shown (`panel=ID` shows one; a lesson step shows its own).
+pub fn panel_visible(id: &str) -> bool {
+    if let Some(LessonPanels(panels)) = use_context::<LessonPanels>() {
+        return panels.contains(&id);
+    }
+    use_context::<AppCtx>().is_none_or(|ctx| {
+        ctx.state
+            .with_untracked(|s| s.panel.as_deref().is_none_or(|p| p == id))
+    })
+}

@@ -4,9 +4,14 @@
 //! splits the binary with `wasm-split-cli`). Each owner declares its own split points with
 //! [`on_demand!`]: the views (`views::load`), the Sinusoidal panels below the fold, the
 //! shell's dialogs and lesson frame. Work that no first page needs (exports as SVG or PNG,
-//! "Copy as NumPy", applying a figure) is one more chunk, [`run`] with a [`Job`].
+//! "Copy as NumPy", applying a figure) is one more chunk, [`run`] with a [`Job`]; panels below
+//! the fold are fetched as they near the viewport ([`BelowTheFold`]).
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use leptos::prelude::*;
+
+use super::widgets::panel_visible;
 
 /// Code could not be fetched (offline, or the server went away). The load is not cached as
 /// failed: asking again retries.
@@ -76,7 +81,10 @@ pub enum Job {
     /// Download this chart as SVG (`ui::svg`), with this file name.
     Svg(super::widgets::ChartRef, String),
     /// Copy "Copy as NumPy" of a Sinusoidal panel (`snippets`).
-    Snippet(crate::state::SinusoidalState, &'static str),
+    Snippet(
+        crate::views::sinusoidal::state::SinusoidalState,
+        &'static str,
+    ),
     /// Apply figure `index` of the Figures menu to the state, and show its source.
     Figure(
         usize,
@@ -109,4 +117,113 @@ pub fn run(job: Job) {
         let _ = extras(job);
         request_animation_frame(|| super::schedule::other_pending(-1));
     });
+}
+
+/// Panels below the fold, fetched on demand (their own chunk in release builds): on the full
+/// page when they come within 100 px of the viewport, at once when shown alone (an embed or a
+/// lesson step) or fetched already. Until then each is a placeholder with its ID and heading,
+/// as tall as a panel; `__peLab.pending` counts a fetch under way. A failed fetch says so in
+/// each placeholder, with a button to try again.
+#[component]
+pub fn BelowTheFold(
+    /// The panels' IDs, in page order.
+    panels: &'static [&'static str],
+    /// Whether they have been fetched: their code is here, and they are made at once.
+    fetched: &'static AtomicBool,
+    /// Fetches them: a [`loading!`] of their split point.
+    load: fn() -> Loading,
+) -> impl IntoView {
+    let shown: Vec<bool> = panels.iter().map(|id| panel_visible(id)).collect();
+    if !shown.contains(&true) {
+        return ().into_any();
+    }
+    let full_page = !shown.contains(&false);
+    let shown = StoredValue::new(shown);
+    let wanted = RwSignal::new(!full_page || fetched.load(Ordering::Relaxed));
+    let retries = RwSignal::new(0u32);
+    // Any placeholder near the viewport fetches them all (a jump to the end of the page shows
+    // only the last ones).
+    let watch = move |section: NodeRef<leptos::html::Section>| {
+        Effect::new(move |_| {
+            if let Some(el) = section.get() {
+                super::schedule::on_visibility(&el, Some("100px"), move |near| {
+                    if near && !wanted.get_untracked() {
+                        wanted.set(true);
+                    }
+                });
+            }
+        });
+    };
+    let placeholders = move |failed: Option<RwSignal<u32>>| {
+        panels
+            .iter()
+            .zip(shown.get_value())
+            .filter(|&(_, shown)| shown)
+            .map(|(&id, _)| {
+                let title = crate::state::registry::panel_title(id).unwrap_or(id);
+                let status = match failed {
+                    Some(retries) => view! {
+                        <p class="panel-status" role="alert">
+                            "This panel could not be loaded: its code did not arrive. "
+                            <button on:click=move |_| retries.update(|n| *n += 1)>"Try again"</button>
+                        </p>
+                    }
+                    .into_any(),
+                    None => view! { <p class="panel-status" role="status">"Loading…"</p> }.into_any(),
+                };
+                let watched = NodeRef::new();
+                if full_page && failed.is_none() {
+                    watch(watched);
+                }
+                view! {
+                    <section class="panel panel-loading" data-panel=id aria-busy="true" node_ref=watched>
+                        <h2>{title}</h2>
+                        {status}
+                    </section>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        {move || {
+            if !wanted.get() {
+                return placeholders(None).into_any();
+            }
+            retries.track();
+            let fetching = Fetching::start();
+            view! {
+                <Suspense fallback=move || placeholders(None)>
+                    {Suspend::new(async move {
+                        let loaded = load().await;
+                        drop(fetching);
+                        match loaded {
+                            Ok(panels) => {
+                                fetched.store(true, Ordering::Relaxed);
+                                panels
+                            }
+                            Err(_) => placeholders(Some(retries)).into_any(),
+                        }
+                    })}
+                </Suspense>
+            }
+            .into_any()
+        }}
+    }
+    .into_any()
+}
+
+/// A fetch under way, counted in `__peLab.pending` until it ends or is dropped.
+struct Fetching;
+
+impl Fetching {
+    fn start() -> Fetching {
+        super::schedule::other_pending(1);
+        Fetching
+    }
+}
+
+impl Drop for Fetching {
+    fn drop(&mut self) {
+        super::schedule::other_pending(-1);
+    }
 }

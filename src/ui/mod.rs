@@ -3,10 +3,13 @@
 //! or the shell.
 
 pub mod canvas;
+pub mod chart;
 pub mod context;
+pub mod controls;
 pub mod dom;
 pub mod export;
 pub mod lazy;
+pub mod painter;
 pub mod schedule;
 pub mod svg;
 pub mod tables;

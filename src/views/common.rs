@@ -10,9 +10,8 @@ use crate::render::colormap::ColorMap;
 use crate::render::envelope::envelope;
 use crate::state::Highlight;
 use crate::ui::context::AppCtx;
-use crate::ui::dom;
-use crate::ui::export;
 use crate::ui::widgets::{ChartRef, ExportBar, Mark, MarkStyle, Painter};
+use crate::ui::{dom, export};
 
 #[allow(clippy::too_many_arguments)]
 pub fn heatmap_frame<'a>(

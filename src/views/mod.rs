@@ -1,46 +1,66 @@
-//! One module per view, over the shared widgets; and [`load`], which gives the shell the
-//! component of a view. In release builds every view but the default one is its own
-//! WebAssembly chunk, fetched the first time the view opens (see `ui::lazy`), and so are the
-//! default view's panels below the fold.
+//! One folder per view, `views/<name>/`: its state (`state.rs`: plain Rust, tested natively)
+//! and, in the browser, its panels (`ui.rs`). Which views there are is the registry's list
+//! (`state::registry::for_each_view!`): the modules here and [`load`] follow it. In release
+//! builds every view but the default one is its own WebAssembly chunk, fetched the first time
+//! the view opens (see `ui::lazy`).
 
-pub mod attention;
-pub mod bias;
-pub mod common;
-pub mod compare;
-pub mod learned;
-pub mod models;
-pub mod precision;
-pub mod rope;
-pub mod scaling;
-pub mod sinusoidal;
+use crate::state::registry::for_each_view;
 
-use leptos::prelude::*;
-
-use crate::state::View;
-use crate::ui::lazy::{loading, on_demand, LoadFailed};
-
-on_demand!(attention_view, attention::AttentionView);
-on_demand!(learned_view, learned::LearnedView);
-on_demand!(rope_view, rope::RopeView);
-on_demand!(scaling_view, scaling::ScalingView);
-on_demand!(bias_view, bias::BiasView);
-on_demand!(compare_view, compare::CompareView);
-on_demand!(precision_view, precision::PrecisionView);
-on_demand!(models_view, models::ModelsView);
-
-/// The component of `view`. The default view comes with the initial download; the others are
-/// fetched on first use. One arm per registered view (the match is exhaustive).
-pub async fn load(view: View) -> Result<AnyView, LoadFailed> {
-    let loading = match view {
-        View::Sinusoidal => return Ok(sinusoidal::SinusoidalView().into_any()),
-        View::Attention => loading!(attention_view),
-        View::Learned => loading!(learned_view),
-        View::Rope => loading!(rope_view),
-        View::Scaling => loading!(scaling_view),
-        View::Bias => loading!(bias_view),
-        View::Compare => loading!(compare_view),
-        View::Precision => loading!(precision_view),
-        View::Models => loading!(models_view),
+/// Declares each listed view's module.
+macro_rules! view_modules {
+    ($($variant:ident $module:ident $state:ident $component:ident $chunk:ident,)*) => {
+        $(pub mod $module;)*
     };
-    loading.await
 }
+for_each_view!(view_modules);
+
+/// Panel pieces the views share (browser only).
+#[cfg(target_arch = "wasm32")]
+pub mod common;
+
+#[cfg(target_arch = "wasm32")]
+mod load {
+    use leptos::prelude::*;
+
+    use crate::state::registry::for_each_view;
+    use crate::state::View;
+    use crate::ui::lazy::{loading, on_demand, LoadFailed};
+
+    /// Declares a view's split point, unless it comes with the first download.
+    macro_rules! split_point {
+        (first, $component:path) => {};
+        ($chunk:ident, $component:path) => {
+            on_demand!($chunk, $component);
+        };
+    }
+
+    /// A view's component on its way: at once for the first download's view, otherwise its
+    /// chunk's.
+    macro_rules! component {
+        (first, $component:path) => {
+            return Ok($component().into_any())
+        };
+        ($chunk:ident, $component:path) => {
+            loading!($chunk)
+        };
+    }
+
+    /// Declares every view's split point, and [`load`].
+    macro_rules! loaders {
+        ($($variant:ident $module:ident $state:ident $component:ident $chunk:ident,)*) => {
+            $(split_point!($chunk, super::$module::$component);)*
+
+            /// The component of `view`. The default view comes with the initial download;
+            /// the others are fetched on first use.
+            pub async fn load(view: View) -> Result<AnyView, LoadFailed> {
+                let loading = match view {
+                    $(View::$variant => component!($chunk, super::$module::$component),)*
+                };
+                loading.await
+            }
+        };
+    }
+    for_each_view!(loaders);
+}
+#[cfg(target_arch = "wasm32")]
+pub use load::load;

@@ -5,25 +5,23 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use super::controls::{ConfigPaste, FactorList, MethodPicker, OptionalNumber, Presets};
+
 use crate::encoding::rope::{scale, Method, Rope, Scaled};
-use crate::encoding::rope_config::parse_config;
 use crate::export::csv;
 use crate::format::sig;
 use crate::render::charts::{fit_y_range, Band, LineChart, SeriesStyle};
 use crate::render::envelope::{display_stride, display_work, TERMS_PER_FRAME};
-use crate::state::params::toggle_in_order;
-use crate::state::params::FloatSpec;
-use crate::state::rope::{
-    ATTN_FACTOR, BETA_FAST, BETA_SLOW, CUR_LEN, FACTOR, HEAD_DIM, HIGH_FREQ, LOW_FREQ,
-    MODEL_PRESETS, MSCALE, MSCALE_ALL_DIM, ORIG_CTX, PARTIAL, THETA,
-};
-use crate::state::ScalingState;
+use super::state::{ATTN_FACTOR, BETA_FAST, BETA_SLOW, CUR_LEN, FACTOR};
+use crate::views::rope::state::HEAD_DIM;
+use super::state::{HIGH_FREQ, LOW_FREQ, MSCALE, MSCALE_ALL_DIM, ORIG_CTX};
+use crate::views::rope::state::{PARTIAL, THETA};
+use super::state::ScalingState;
 use crate::ui::context::{select, select_state, AppCtx, Computed, Keyed};
-use crate::ui::export;
-use crate::ui::schedule;
+use crate::ui::{export, schedule};
 use crate::ui::widgets::{
-    control_class, panel_visible, ChartCanvas, ChartRef, ExportBar, Painter, Panel, StateChoice,
-    StateRange, CONTROL,
+    panel_visible, ChartCanvas, ChartRef, ExportBar, Painter, Panel, StateChoice,
+    StateRange,
 };
 use crate::views::common::{
     copier, line_series, paint_lines, reference_line, stride_note, ExportButtons,
@@ -32,7 +30,7 @@ use crate::views::common::{
 /// The methods' frequencies, or why a method could not be applied.
 type Results = Vec<(Method, Result<Scaled, String>)>;
 
-fn label(method: Method, s: &Scaled) -> String {
+pub(super) fn label(method: Method, s: &Scaled) -> String {
     if (s.attention - 1.0).abs() > 1e-12 {
         format!("{} (α = {})", method.name(), sig(s.attention, 5))
     } else {
@@ -54,9 +52,9 @@ fn snippet(s: &ScalingState) -> String {
 pub fn ScalingView() -> impl IntoView {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let state = ctx.state;
-    let ss = select_state(state, |s| s.scaling.clone());
+    let scaling_state = select_state(state, |s| s.scaling.clone());
     let results = Computed::new(move || {
-        ss.with(|s| {
+        scaling_state.with(|s| {
             let d = s.rotary_dim();
             let params = s.params();
             s.methods
@@ -143,8 +141,8 @@ pub fn ScalingView() -> impl IntoView {
                     {move || errors().into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}
                 </ul>
                 <div class="panels">
-                    <FrequenciesPanel ss=ss results=results/>
-                    <ScoreDistancePanel ss=ss results=results/>
+                    <FrequenciesPanel scaling_state=scaling_state results=results/>
+                    <ScoreDistancePanel scaling_state=scaling_state results=results/>
                 </div>
             </div>
             </div>
@@ -152,250 +150,8 @@ pub fn ScalingView() -> impl IntoView {
     }
 }
 
-/// Checkboxes for the methods drawn.
 #[component]
-fn MethodPicker() -> impl IntoView {
-    let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let class = control_class(
-        "method",
-        &[
-            "control choice methods",
-            "control choice methods gone",
-            "control choice methods locked",
-        ],
-    );
-    view! {
-        <fieldset class=class data-control="method">
-            <legend>"Methods"</legend>
-            {Method::ALL
-                .into_iter()
-                .map(|m| {
-                    let checked = move || ctx.state.with(|s| s.scaling.methods.contains(&m));
-                    let toggle = move |_| {
-                        ctx.state
-                            .update(|s| toggle_in_order(&mut s.scaling.methods, m, &Method::ALL))
-                    };
-                    view! {
-                        <label class="choice-option">
-                            <input type="checkbox" name="method" value=m.name() prop:checked=checked on:change=toggle/>
-                            <span>{m.title()}</span>
-                        </label>
-                    }
-                })
-                .collect_view()}
-        </fieldset>
-    }
-}
-
-/// A number that may be left blank ("automatic").
-#[component]
-fn OptionalNumber(
-    spec: FloatSpec,
-    get: fn(&ScalingState) -> Option<f64>,
-    put: fn(&mut ScalingState, Option<f64>),
-) -> impl IntoView {
-    let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let message = RwSignal::new(None::<String>);
-    let id = format!("ctl-{}", spec.name);
-    let value = move || {
-        ctx.state
-            .with(|s| get(&s.scaling).map(|v| format!("{v}")).unwrap_or_default())
-    };
-    let on_change = move |ev: leptos::ev::Event| {
-        let raw = event_target_value(&ev);
-        let raw = raw.trim();
-        if raw.is_empty() {
-            message.set(None);
-            ctx.state.update(|s| put(&mut s.scaling, None));
-            return;
-        }
-        match crate::format::parse_decimal(raw) {
-            Some(v) => {
-                let c = spec.clamp(v);
-                message.set((c != v).then(|| {
-                    format!(
-                        "{} ranges from {} to {}; used {c}.",
-                        spec.label, spec.min, spec.max
-                    )
-                }));
-                ctx.state.update(|s| put(&mut s.scaling, Some(c)));
-            }
-            _ => message.set(Some(
-                "Not a number; the last value stays. Leave it blank for automatic.".into(),
-            )),
-        }
-    };
-    let class = control_class(spec.name, CONTROL);
-    view! {
-        <div class=class data-control=spec.name>
-            <label for=id.clone()>{spec.label}</label>
-            <input id=id type="text" inputmode="decimal" class="num" placeholder="auto" prop:value=value on:change=on_change/>
-            <p class="control-msg" role="status">{move || message.get()}</p>
-        </div>
-    }
-}
-
-/// A LongRoPE factor list; blank means the illustrative lists.
-#[component]
-fn FactorList(name: &'static str) -> impl IntoView {
-    let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let message = RwSignal::new(None::<String>);
-    let get = move |s: &ScalingState| {
-        if name == "short_factor" {
-            s.short_factor.clone()
-        } else {
-            s.long_factor.clone()
-        }
-    };
-    let value = move || {
-        ctx.state.with(|s| {
-            get(&s.scaling)
-                .as_deref()
-                .map(crate::format::number_list)
-                .unwrap_or_default()
-        })
-    };
-    let on_change = move |ev: leptos::ev::Event| {
-        let raw = event_target_value(&ev);
-        let mut notes = crate::state::Notices::default();
-        let parsed = crate::state::rope::ScalingState::read(
-            &|k: &str| (k == name).then(|| raw.clone()),
-            &mut notes,
-        );
-        let list = if name == "short_factor" {
-            parsed.short_factor
-        } else {
-            parsed.long_factor
-        };
-        if raw.trim().is_empty() || list.is_some() {
-            message.set(None);
-            ctx.state.update(|s| {
-                if name == "short_factor" {
-                    s.scaling.short_factor = list.clone();
-                } else {
-                    s.scaling.long_factor = list.clone();
-                }
-            });
-        } else {
-            message.set(Some(
-                "Use positive numbers separated by commas, one per pair. The last list stays."
-                    .into(),
-            ));
-        }
-    };
-    let id = format!("ctl-{name}");
-    let class = control_class(name, CONTROL);
-    view! {
-        <div class=class data-control=name>
-            <label for=id.clone()>{format!("LongRoPE {name} (blank: illustrative)")}</label>
-            <textarea id=id rows="2" placeholder="short: all 1; long: 1 → factor" prop:value=value on:change=on_change></textarea>
-            <p class="control-msg" role="status">{move || message.get()}</p>
-        </div>
-    }
-}
-
-/// Model and figure presets.
-#[component]
-fn Presets() -> impl IntoView {
-    let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let source = RwSignal::new(None::<String>);
-    let on_model = move |ev: leptos::ev::Event| {
-        let name = event_target_value(&ev);
-        if let Some(p) = MODEL_PRESETS.iter().find(|p| p.name == name) {
-            if let Ok(c) = parse_config(p.config) {
-                ctx.state.update(|s| {
-                    s.scaling.apply_config(&c);
-                });
-                source.set(Some(format!("{}: from {}.", p.name, p.source)));
-            }
-        }
-    };
-    let yarn_figure = move |_| {
-        ctx.state.update(|s| {
-            s.scaling = ScalingState {
-                methods: vec![Method::None, Method::Linear, Method::Ntk, Method::Yarn],
-                head_dim: 128,
-                theta: 10000.0,
-                factor: 16.0,
-                orig_ctx: 4096,
-                seq_len: 65536,
-                ..ScalingState::default()
-            }
-        });
-        source.set(Some("YaRN on LLaMA-2: Peng et al. (2023), “YaRN: Efficient Context Window Extension of Large Language Models” — D 128, base 10000, L₀ 4096, s = 16 (65,536 positions).".into()));
-    };
-    let class = control_class(
-        "preset",
-        &[
-            "control presets",
-            "control presets gone",
-            "control presets locked",
-        ],
-    );
-    view! {
-        <div class=class data-control="preset">
-            <label for="ctl-preset">"Model preset"</label>
-            <select id="ctl-preset" on:change=on_model>
-                <option value="">"Choose a model…"</option>
-                {MODEL_PRESETS.iter().map(|p| view! { <option value=p.name>{p.name}</option> }).collect_view()}
-            </select>
-            <button class="figure" on:click=yarn_figure>"Figure: YaRN on LLaMA-2"</button>
-            <p class="source">{move || source.get()}</p>
-        </div>
-    }
-}
-
-/// A box for a pasted config.json: applied only when it parses; errors leave everything as is.
-#[component]
-fn ConfigPaste() -> impl IntoView {
-    let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let text = RwSignal::new(String::new());
-    let message = RwSignal::new(None::<(bool, String)>);
-    let apply = move |_| match parse_config(&text.get_untracked()) {
-        Ok(c) => {
-            let mut notes = Vec::new();
-            ctx.state.update(|s| notes = s.scaling.apply_config(&c));
-            let summary = format!(
-                "Applied: {}head_dim {}, base (rope_theta) {}, rotary fraction {}, rope type {}.{}",
-                c.model_type
-                    .as_ref()
-                    .map(|m| format!("{m}, "))
-                    .unwrap_or_default(),
-                c.head_dim,
-                c.theta,
-                c.partial,
-                c.method.name(),
-                if notes.is_empty() {
-                    String::new()
-                } else {
-                    format!(" {}", notes.join(" "))
-                }
-            );
-            message.set(Some((true, summary)));
-        }
-        Err(e) => message.set(Some((false, format!("Not applied: {e}")))),
-    };
-    let class = control_class(
-        "config",
-        &[
-            "control config-paste",
-            "control config-paste gone",
-            "control config-paste locked",
-        ],
-    );
-    view! {
-        <div class=class data-control="config">
-            <label for="ctl-config">"Paste a config.json (read here, never sent)"</label>
-            <textarea id="ctl-config" rows="3" placeholder="{\"hidden_size\": 4096, \"num_attention_heads\": 32, \"rope_theta\": 500000, …}"
-                prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
-            <button on:click=apply>"Apply config"</button>
-            <p class="control-msg" class:ok=move || message.get().is_some_and(|m| m.0) role="status">{move || message.get().map(|m| m.1)}</p>
-        </div>
-    }
-}
-
-#[component]
-fn FrequenciesPanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl IntoView {
+fn FrequenciesPanel(scaling_state: Memo<ScalingState>, results: Computed<Results>) -> impl IntoView {
     const ID: &str = "scaling-frequencies";
     if !panel_visible(ID) {
         return ().into_any();
@@ -415,7 +171,7 @@ fn FrequenciesPanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl 
         })
     };
     // Only what the charts draw: another field's move repaints nothing here.
-    let contexts = select(ss, |s| (s.orig_ctx as f64, s.factor));
+    let contexts = select(scaling_state, |s| (s.orig_ctx as f64, s.factor));
     let paint_with = move |p: &Painter, wavelength: bool| {
         let px = p.canvas.width() as usize;
         let (l0, s) = contexts.get();
@@ -538,7 +294,7 @@ fn FrequenciesPanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl 
         })
     };
     let stem = Signal::derive(move || {
-        ss.with(|s| format!("{ID}_D{}_theta{}_s{}", s.rotary_dim(), s.theta, s.factor))
+        scaling_state.with(|s| format!("{ID}_D{}_theta{}_s{}", s.rotary_dim(), s.theta, s.factor))
     });
     view! {
         <Panel id=ID>
@@ -546,7 +302,7 @@ fn FrequenciesPanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl 
             <ChartCanvas chart=wave_canvas label=Signal::derive(move || "Wavelength of each pair under each method, with the original and extended contexts.".to_string()) paint=move |p: &Painter| paint_with(p, true) height=260.0/>
             <table class="method-summary"><tbody>{summary}</tbody></table>
             <p class="about">{crate::captions::SCALING_FREQUENCIES}</p>
-            <ExportButtons chart=freq_canvas stem=stem csv=csv_cb snippet=copier(move || ss.with_untracked(snippet))/>
+            <ExportButtons chart=freq_canvas stem=stem csv=csv_cb snippet=copier(move || scaling_state.with_untracked(snippet))/>
             <ExportBar>
                 <button on:click=move |_| export::png(wave_canvas, &format!("{}_wavelength.png", stem.get_untracked()))>"Wavelength PNG"</button>
                 <button on:click=move |_| export::svg(wave_canvas, format!("{}_wavelength.svg", stem.get_untracked()))>"Wavelength SVG"</button>
@@ -566,14 +322,14 @@ struct KeptCurve {
 }
 
 #[component]
-fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> impl IntoView {
+fn ScoreDistancePanel(scaling_state: Memo<ScalingState>, results: Computed<Results>) -> impl IntoView {
     const ID: &str = "scaling-score-distance";
     if !panel_visible(ID) {
         return ().into_any();
     }
     let canvas = ChartRef::new();
-    let distance = Computed::new(move || ss.with(ScalingState::score_distance));
-    let contexts = select(ss, |s| (s.orig_ctx as f64, s.factor));
+    let distance = Computed::new(move || scaling_state.with(ScalingState::score_distance));
+    let contexts = select(scaling_state, |s| (s.orig_ctx as f64, s.factor));
     // The last curves of each method: a move of one method's parameter (a YaRN β, a Llama 3
     // factor, the length that dynamic NTK sees) computes that method's curve alone.
     let kept = StoredValue::new(Vec::<KeptCurve>::new());
@@ -581,7 +337,7 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
     // display stride, and the curves are kept).
     let curves_at = move |stride: Option<usize>, budget: usize| {
         let n = distance.get_untracked() + 1;
-        let (h, d) = ss.with_untracked(|s| (s.head_dim, s.rotary_dim()));
+        let (h, d) = scaling_state.with_untracked(|s| (s.head_dim, s.rotary_dim()));
         results.with_untracked(|rs| {
             let ok: Vec<(Method, &Scaled)> = rs
                 .iter()
@@ -632,7 +388,7 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
     // Computed when the chart paints (the distance and the results follow the state).
     // What the curves are computed from, and only that: a value that leaves every method's
     // frequencies as they were (a fraction that rounds to the same rotary dim) repaints nothing.
-    let dims = select(ss, |s| (s.head_dim, s.rotary_dim()));
+    let dims = select(scaling_state, |s| (s.head_dim, s.rotary_dim()));
     let key = Computed::new(move || (results.with(Clone::clone), distance.get(), dims.get()));
     let curves = Keyed::new(key, move |_| curves_at(None, TERMS_PER_FRAME));
     // While a slider moves: a quarter of the terms (a coarser stride), refined at rest.
@@ -696,14 +452,14 @@ fn ScoreDistancePanel(ss: Memo<ScalingState>, results: Computed<Results>) -> imp
         export::csv_text(text, "scaling-score-distance.csv");
     });
     let stem = Signal::derive(move || {
-        ss.with(|s| format!("{ID}_D{}_s{}_L0{}", s.rotary_dim(), s.factor, s.orig_ctx))
+        scaling_state.with(|s| format!("{ID}_D{}_s{}_L0{}", s.rotary_dim(), s.factor, s.orig_ctx))
     });
     view! {
         <Panel id=ID>
             <ChartCanvas chart=canvas label=Signal::derive(move || format!("Score with q = k = 1 against distance up to {}, one curve per method.", distance.get())) paint=paint height=320.0/>
             <p class="about">{crate::captions::SCALING_SCORE_DISTANCE}</p>
             <p class="sampling-note">{note}</p>
-            <ExportButtons chart=canvas stem=stem csv=csv_cb snippet=copier(move || ss.with_untracked(snippet))/>
+            <ExportButtons chart=canvas stem=stem csv=csv_cb snippet=copier(move || scaling_state.with_untracked(snippet))/>
         </Panel>
     }
     .into_any()

@@ -1,8 +1,27 @@
 //! The state of the Precision view (`view=precision`): what float32, bfloat16 and float16 do
 //! to RoPE at long context.
 
-use super::params::{FloatSpec, IntSpec, Notices};
+use crate::state::params::{FloatSpec, IntSpec, Notices};
 use crate::encoding::precision::Path;
+use crate::state::registry::{panel, About};
+
+/// What the registry says of this view: its title, panels and controls.
+pub const ABOUT: About = About {
+    title: "Precision",
+    panels: &[
+        panel(
+            "precision-positions",
+            "The positions each path can tell apart",
+        ),
+        panel("precision-angles", "Angle error per pair at one position"),
+        panel(
+            "precision-score",
+            "Does the score still depend only on m − n?",
+        ),
+        panel("precision-error", "Where each path breaks"),
+    ],
+    controls: "preset head_dim theta pos m max_dist paths",
+};
 
 pub const PREC_HEAD_DIM: IntSpec = IntSpec {
     name: "head_dim",
@@ -107,7 +126,7 @@ impl PrecisionState {
         get: &dyn Fn(&str) -> Option<String>,
         notices: &mut Notices,
     ) -> PrecisionState {
-        let head_dim = super::rope::read_even(PREC_HEAD_DIM, get("head_dim").as_deref(), notices);
+        let head_dim = crate::views::rope::state::read_even(PREC_HEAD_DIM, get("head_dim").as_deref(), notices);
         let theta = PREC_THETA.read(get("theta").as_deref(), notices);
         let pos = PREC_POS.read(get("pos").as_deref(), notices).round() as u64;
         let m = PREC_M.read(get("m").as_deref(), notices).round() as u64;

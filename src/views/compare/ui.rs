@@ -9,7 +9,7 @@ use crate::encoding::similarity::cos_sum_series;
 use crate::encoding::sinusoidal::{Layout, Sinusoid};
 use crate::export::csv;
 use crate::render::charts::{LineChart, SeriesStyle};
-use crate::state::more::K_MAX;
+use super::state::K_MAX;
 use crate::ui::context::{select_state, AppCtx, Computed};
 use crate::ui::export;
 use crate::ui::tables::TableStore;
@@ -17,7 +17,7 @@ use crate::ui::widgets::{panel_visible, ChartCanvas, ChartRef, Painter, Panel, S
 use crate::views::common::{line_series, paint_lines, ExportButtons};
 
 /// Width used for the fixed schemes in the similarity chart.
-const WIDTH: usize = crate::state::more::COMPARE_WIDTH;
+const WIDTH: usize = super::state::COMPARE_WIDTH;
 /// ALiBi head count for the chart (its middle head is drawn).
 const ALIBI_HEADS: usize = 8;
 

@@ -5,30 +5,25 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
+
+use super::geometry::{OffsetPanel, PcaPanel};
 use plotters::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::encoding::learned::{CosineMatrix, OffsetCurve, Pca, Table, MAX_FILE_BYTES};
-use crate::export::csv;
-use crate::format::sig;
-use crate::render::charts::{
-    axis_label, fit_y_range, usable_range, Band, LineChart, PlotRect, SeriesStyle,
-};
+use crate::encoding::learned::{CosineMatrix, Table, MAX_FILE_BYTES};
+use crate::render::charts::PlotRect;
 use crate::render::colormap::ColorMap;
 use crate::render::raster::{AxisSamples, SampledGrid};
-use crate::state::more::{
-    LearnedState, TableSource, LEARNED_LEN, LEARNED_SEED, TABLE_COLS, TABLE_ROWS,
-};
+use super::state::{LearnedState, TableSource, LEARNED_LEN, LEARNED_SEED, TABLE_COLS, TABLE_ROWS};
 use crate::ui::context::{select, select_state, AppCtx, Computed, Keyed};
 use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
-use crate::ui::schedule;
 use crate::ui::tables::{Loaded, TableStore};
 use crate::ui::widgets::{
     control_class, panel_visible, ChartCanvas, ChartRef, Choice, Painter, Panel, StateRange,
     CONTROL,
 };
 use crate::views::common::{
-    heatmap_frame, highlight_marks, line_series, paint_lines, ExportButtons,
+    heatmap_frame, highlight_marks, ExportButtons,
 };
 
 /// Rows of a random table drawn for the paints made while a slider moves (a heatmap shows
@@ -37,24 +32,24 @@ const QUICK_ROWS: usize = 256;
 
 /// Everything the panels share.
 #[derive(Clone, Copy)]
-struct LearnedMemos {
-    ls: Memo<LearnedState>,
+pub(super) struct LearnedShared {
+    pub(super) learned_state: Memo<LearnedState>,
     /// What the table is: what its statistics are computed from.
-    table_key: Computed<[u64; 4]>,
-    table: Keyed<Option<Loaded>>,
+    pub(super) table_key: Computed<[u64; 4]>,
+    pub(super) table: Keyed<Option<Loaded>>,
     /// Rows × columns of the table, known without drawing a random one.
-    shape: Keyed<(usize, usize)>,
+    pub(super) shape: Keyed<(usize, usize)>,
     /// A random table's rows at a stride, the stride and their colour range, drawn without
     /// the others: what the paints made while a slider moves show until the whole table is
     /// drawn.
-    sample: Keyed<Option<(Arc<Table>, usize, f64)>>,
-    seq_len: Memo<usize>,
+    pub(super) sample: Keyed<Option<(Arc<Table>, usize, f64)>>,
+    pub(super) seq_len: Memo<usize>,
     /// `3·rms` of the table: the colour range of the heatmap.
-    range: Keyed<f64>,
+    pub(super) range: Keyed<f64>,
     /// Cosine similarity between (sampled) positions.
-    cos: Keyed<Option<CosineMatrix>>,
+    pub(super) cos: Keyed<Option<CosineMatrix>>,
     /// The same from fewer positions, for the paints made while a slider moves.
-    cos_quick: Keyed<Option<CosineMatrix>>,
+    pub(super) cos_quick: Keyed<Option<CosineMatrix>>,
 }
 
 /// The learned view.
@@ -63,8 +58,8 @@ pub fn LearnedView() -> impl IntoView {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let store = use_context::<TableStore>().expect("TableStore");
     let state = ctx.state;
-    let ls = select_state(state, |s| s.learned.clone());
-    let source = select(ls, |l| l.table);
+    let learned_state = select_state(state, |s| s.learned.clone());
+    let source = select(learned_state, |l| l.table);
     // The table and everything computed from it follow this key: computed when a chart
     // that shows them paints, never merely because a slider moved (a new random table and
     // its statistics cost tens of milliseconds each).
@@ -80,7 +75,7 @@ pub fn LearnedView() -> impl IntoView {
                 0,
             ]
         }
-        TableSource::Random => ls.with(|l| [1, l.rows as u64, l.cols as u64, l.seed]),
+        TableSource::Random => learned_state.with(|l| [1, l.rows as u64, l.cols as u64, l.seed]),
         TableSource::File => [
             2,
             store
@@ -115,7 +110,7 @@ pub fn LearnedView() -> impl IntoView {
             (Arc::new(sampled), stride, range)
         })
     });
-    let seq_len = select(ls, |l| l.seq_len);
+    let seq_len = select(learned_state, |l| l.seq_len);
     let range = Keyed::new(table_key, move |_| {
         table.with_untracked(|t| t.as_ref().map_or(1.0, |t| range_of(&t.table)))
     });
@@ -128,8 +123,8 @@ pub fn LearnedView() -> impl IntoView {
             None => table.with_untracked(|t| t.as_ref().map(|t| CosineMatrix::quick(&t.table))),
         }
     });
-    let m = LearnedMemos {
-        ls,
+    let shared = LearnedShared {
+        learned_state,
         table_key,
         table,
         shape,
@@ -189,10 +184,10 @@ pub fn LearnedView() -> impl IntoView {
             <p class="status" role="status">{status}</p>
             <p class="wall-notice" role="status">{wall}</p>
             <div class="panels">
-                <HeatmapPanel m=m/>
-                <SimilarityPanel m=m/>
-                <PcaPanel m=m/>
-                <OffsetPanel m=m/>
+                <HeatmapPanel shared=shared/>
+                <SimilarityPanel shared=shared/>
+                <PcaPanel shared=shared/>
+                <OffsetPanel shared=shared/>
             </div>
             <Show when=move || source.get() == TableSource::MiniLm>
                 <p class="provenance">
@@ -276,23 +271,23 @@ fn FilePicker(store: TableStore) -> impl IntoView {
     }
 }
 
-fn stem(m: &LearnedMemos, panel: &str) -> String {
+pub(super) fn stem(shared: &LearnedShared, panel: &str) -> String {
     format!(
         "{panel}_{}_seq{}",
-        m.ls.with_untracked(|l| l.table.name()),
-        m.seq_len.get_untracked()
+        shared.learned_state.with_untracked(|l| l.table.name()),
+        shared.seq_len.get_untracked()
     )
 }
 
 #[component]
-fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
+fn HeatmapPanel(shared: LearnedShared) -> impl IntoView {
     const ID: &str = "learned-heatmap";
     if !panel_visible(ID) {
         return ().into_any();
     }
     let canvas = ChartRef::new();
     let paint = move |p: &Painter| {
-        let n = m.seq_len.get();
+        let n = shared.seq_len.get();
         let cmap = ColorMap::diverging();
         let draw = |t: &Table, stride: usize, rows: usize, r: f64| {
             let frame = heatmap_frame(&cmap, t.cols, n, "dimension", "position", -r, r, "value");
@@ -314,22 +309,22 @@ fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
         };
         // A new random table while a slider moves: its sampled rows only, when drawing
         // the whole table would not fit in the frame.
-        if m.table_key.get()[0] == 1 && !m.table.ready() {
-            let (rows, cols) = m.shape.get();
+        if shared.table_key.get()[0] == 1 && !shared.table.ready() {
+            let (rows, cols) = shared.shape.get();
             if p.quick_for(draw_work(rows, cols)) {
-                if let Some((sampled, stride, range)) = m.sample.get() {
+                if let Some((sampled, stride, range)) = shared.sample.get() {
                     return draw(&sampled, stride, rows, range);
                 }
             }
         }
-        let r = m.range.get();
-        m.table.with(|t| {
+        let r = shared.range.get();
+        shared.table.with(|t| {
             let t = &t.as_ref()?.table;
             draw(t, 1, t.rows, r)
         })
     };
     let fill = move |pos: usize, row: &mut [f64]| {
-        m.table.with_untracked(|t| {
+        shared.table.with_untracked(|t| {
             if let Some(t) = t {
                 for (c, cell) in row.iter_mut().enumerate() {
                     *cell = t.table.get(pos, c) as f64;
@@ -338,39 +333,39 @@ fn HeatmapPanel(m: LearnedMemos) -> impl IntoView {
         })
     };
     let shown_rows = move || {
-        m.table
+        shared.table
             .with_untracked(|t| t.as_ref().map_or(0, |t| t.table.rows))
-            .min(m.seq_len.get_untracked())
+            .min(shared.seq_len.get_untracked())
     };
     let csv_cb = Callback::new(move |_| {
-        let cols = m
+        let cols = shared
             .table
             .with_untracked(|t| t.as_ref().map_or(0, |t| t.table.cols));
         let names: Vec<String> = (0..cols).map(|c| format!("dim{c}")).collect();
-        export::csv_matrix(&names, shown_rows(), fill, &format!("{}.csv", stem(&m, ID)));
+        export::csv_matrix(&names, shown_rows(), fill, &format!("{}.csv", stem(&shared, ID)));
     });
     let big = Signal::derive(move || {
-        let (rows, cols) = m.shape.get();
+        let (rows, cols) = shared.shape.get();
         rows * cols > NPY_THRESHOLD_CELLS
     });
     let npy_cb = Callback::new(move |_| {
-        let cols = m
+        let cols = shared
             .table
             .with_untracked(|t| t.as_ref().map_or(0, |t| t.table.cols));
-        export::npy_matrix(shown_rows(), cols, fill, &format!("{}.npy", stem(&m, ID)));
+        export::npy_matrix(shown_rows(), cols, fill, &format!("{}.npy", stem(&shared, ID)));
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Heatmap of the learned position table, {} positions.", m.seq_len.get())) paint=paint height=340.0
-                marks=highlight_marks(move || (m.shape.get().1, m.seq_len.get()))/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Heatmap of the learned position table, {} positions.", shared.seq_len.get())) paint=paint height=340.0
+                marks=highlight_marks(move || (shared.shape.get().1, shared.seq_len.get()))/>
             <p class="about">
-                {move || match m.ls.with(|l| l.table) {
+                {move || match shared.learned_state.with(|l| l.table) {
                     TableSource::Random => crate::captions::LEARNED_HEATMAP_RANDOM,
                     _ => crate::captions::LEARNED_HEATMAP_TRAINED,
                 }}
                 {crate::captions::LEARNED_HEATMAP_MINILM}
             </p>
-            <ExportButtons chart=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb npy=Some((big, npy_cb))/>
+            <ExportButtons chart=canvas stem=Signal::derive(move || stem(&shared, ID)) csv=csv_cb npy=Some((big, npy_cb))/>
         </Panel>
     }
     .into_any()
@@ -412,31 +407,31 @@ fn draw_wall(p: &Painter, rect: PlotRect, rows: usize, n: usize) {
 }
 
 #[component]
-fn SimilarityPanel(m: LearnedMemos) -> impl IntoView {
+fn SimilarityPanel(shared: LearnedShared) -> impl IntoView {
     const ID: &str = "learned-similarity";
     if !panel_visible(ID) {
         return ().into_any();
     }
     let canvas = ChartRef::new();
-    let cos = m.cos;
+    let cos = shared.cos;
     let paint = move |p: &Painter| {
-        let n = m.seq_len.get();
-        let rows = Some(m.shape.get().0).filter(|&r| r > 0)?;
+        let n = shared.seq_len.get();
+        let rows = Some(shared.shape.get().0).filter(|&r| r > 0)?;
         // While a slider moves, a matrix of fewer positions when the full one is not
         // computed yet (a new table costs it tens of milliseconds); the full one once the
         // controls rest.
         let quick = if cos.ready() {
             p.quick()
         } else {
-            let (_, cols) = m.shape.get();
-            let drawn = if m.table.ready() {
+            let (_, cols) = shared.shape.get();
+            let drawn = if shared.table.ready() {
                 0.0
             } else {
                 draw_work(rows, cols)
             };
             p.quick_for(drawn + CosineMatrix::work(rows, cols))
         };
-        let source = if quick { m.cos_quick } else { cos };
+        let source = if quick { shared.cos_quick } else { cos };
         source.with(|c| {
             let c = c.as_ref()?;
             let cmap = ColorMap::diverging();
@@ -468,7 +463,7 @@ fn SimilarityPanel(m: LearnedMemos) -> impl IntoView {
                 &names,
                 n,
                 |a, row| row.copy_from_slice(&c.values[a * n..(a + 1) * n]),
-                &format!("{}.csv", stem(&m, ID)),
+                &format!("{}.csv", stem(&shared, ID)),
             );
         })
     });
@@ -476,197 +471,13 @@ fn SimilarityPanel(m: LearnedMemos) -> impl IntoView {
         <Panel id=ID>
             <ChartCanvas chart=canvas label=Signal::derive(move || "Heatmap of cosine similarity between learned position vectors.".to_string()) paint=paint height=340.0/>
             <p class="about">
-                {move || match m.ls.with(|l| l.table) {
+                {move || match shared.learned_state.with(|l| l.table) {
                     TableSource::Random => crate::captions::LEARNED_SIMILARITY_RANDOM,
                     _ => crate::captions::LEARNED_SIMILARITY_TRAINED,
                 }}
                 {crate::captions::LEARNED_SIMILARITY_MINILM}
             </p>
-            <ExportButtons chart=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb/>
-        </Panel>
-    }
-    .into_any()
-}
-
-#[component]
-fn PcaPanel(m: LearnedMemos) -> impl IntoView {
-    const ID: &str = "learned-pca";
-    if !panel_visible(ID) {
-        return ().into_any();
-    }
-    let canvas = ChartRef::new();
-    let pca = Keyed::new(m.table_key, move |_| {
-        m.table
-            .with_untracked(|t| t.as_ref().map(|t| Pca::new(&t.table)))
-    });
-    let paint = move |p: &Painter| {
-        let n = m.seq_len.get();
-        pca.with(|pca| {
-            let pca = pca.as_ref()?;
-            let shown = &pca.points[..n.min(pca.points.len())];
-            let area = p.area()?;
-            area.fill(&p.theme.background).ok()?;
-            let (x0, x1) = shown
-                .iter()
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), q| {
-                    (a.min(q.0), b.max(q.0))
-                });
-            let (y0, y1) = shown
-                .iter()
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), q| {
-                    (a.min(q.1), b.max(q.1))
-                });
-            let (x0, x1) = usable_range(x0, x1);
-            let (y0, y1) = usable_range(y0, y1);
-            let font = |s: f64| p.theme.font(s);
-            let mut chart = ChartBuilder::on(&area)
-                .margin(p.theme.px(10.0))
-                .x_label_area_size(p.theme.px(38.0))
-                .y_label_area_size(p.theme.px(56.0))
-                .build_cartesian_2d(x0..x1, y0..y1)
-                .ok()?;
-            chart
-                .configure_mesh()
-                .x_desc(format!("PC1 ({:.1}% of variance)", pca.explained.0 * 100.0))
-                .y_desc(format!("PC2 ({:.1}%)", pca.explained.1 * 100.0))
-                .x_label_formatter(&|v| axis_label(*v))
-                .y_label_formatter(&|v| axis_label(*v))
-                .label_style(font(12.0))
-                .axis_desc_style(font(13.0))
-                .bold_line_style(p.theme.grid)
-                .max_light_lines(0)
-                .axis_style(p.theme.axis)
-                .draw()
-                .ok()?;
-            chart
-                .draw_series(std::iter::once(PathElement::new(
-                    shown.to_vec(),
-                    p.theme.grid.stroke_width(p.theme.px(1.0)),
-                )))
-                .ok()?;
-            let cmap = ColorMap::sequential();
-            let last = shown.len().max(2) - 1;
-            chart
-                .draw_series(shown.iter().enumerate().map(|(i, &q)| {
-                    let [r, g, b] = cmap.at(i as f64 / last as f64);
-                    Circle::new(q, p.theme.px(2.5) as i32, RGBColor(r, g, b).filled())
-                }))
-                .ok()?;
-            if let Some(&first) = shown.first() {
-                chart
-                    .draw_series(std::iter::once(Text::new("pos 0", first, font(12.0))))
-                    .ok()?;
-            }
-            if shown.len() > 1 {
-                chart
-                    .draw_series(std::iter::once(Text::new(
-                        format!("pos {}", shown.len() - 1),
-                        shown[shown.len() - 1],
-                        font(12.0),
-                    )))
-                    .ok()?;
-            }
-            let (xs, ys) = chart.plotting_area().get_pixel_range();
-            Some(PlotRect {
-                x0: xs.start,
-                y0: ys.start,
-                x1: xs.end,
-                y1: ys.end,
-            })
-        })
-    };
-    let csv_cb = Callback::new(move |_| {
-        let text = pca.with_untracked(|pca| {
-            let Some(pca) = pca else { return String::new() };
-            let n = m.seq_len.get_untracked().min(pca.points.len());
-            let pos: Vec<f64> = (0..n).map(|i| i as f64).collect();
-            let a: Vec<f64> = pca.points[..n].iter().map(|q| q.0).collect();
-            let b: Vec<f64> = pca.points[..n].iter().map(|q| q.1).collect();
-            csv::columns_csv(&["position", "pc1", "pc2"], &[&pos, &a, &b])
-        });
-        export::csv_text(text, &format!("{}.csv", stem(&m, ID)));
-    });
-    view! {
-        <Panel id=ID>
-            <ChartCanvas chart=canvas label=Signal::derive(move || "Trajectory of the positions in the plane of the table's top two principal components, coloured from dark (position 0) to yellow.".to_string()) paint=paint height=340.0/>
-            <p class="about">{crate::captions::LEARNED_PCA}</p>
-            <ExportButtons chart=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb/>
-        </Panel>
-    }
-    .into_any()
-}
-
-#[component]
-fn OffsetPanel(m: LearnedMemos) -> impl IntoView {
-    const ID: &str = "learned-offset";
-    if !panel_visible(ID) {
-        return ().into_any();
-    }
-    let canvas = ChartRef::new();
-    let curve = Keyed::new(m.table_key, move |_| {
-        m.table.with_untracked(|t| {
-            t.as_ref().map(|t| {
-                let c = OffsetCurve::new(&t.table);
-                (c.stride, c.mean)
-            })
-        })
-    });
-    let paint = move |p: &Painter| {
-        let px = p.canvas.width() as usize;
-        curve.with(|c| {
-            let (stride, ys) = c.as_ref()?;
-            let series = vec![line_series(
-                "mean cosine(pos, pos + Δ)".into(),
-                0,
-                ys,
-                |k| (k * stride) as f64,
-                px,
-                SeriesStyle::Line,
-            )];
-            let chart = LineChart {
-                x_label: "offset Δ".into(),
-                y_label: "mean cosine similarity".into(),
-                x_range: (0.0, ((ys.len().max(2) - 1) * stride) as f64),
-                y_range: fit_y_range(&series, false),
-                y_log: false,
-                x_log: false,
-                series,
-                bands: vec![Band {
-                    x0: 0.0,
-                    x1: 1.0,
-                    label: String::new(),
-                }],
-            };
-            paint_lines(p, &chart)
-        })
-    };
-    let csv_cb = Callback::new(move |_| {
-        let text = curve.with_untracked(|c| {
-            let Some((stride, ys)) = c else {
-                return String::new();
-            };
-            let k: Vec<f64> = (0..ys.len()).map(|k| (k * stride) as f64).collect();
-            csv::columns_csv(&["offset", "mean_cosine"], &[&k, ys])
-        });
-        export::csv_text(text, &format!("{}.csv", stem(&m, ID)));
-    });
-    // Once the controls rest: the curve of a new table is not computed in a slider's frame.
-    let first = schedule::at_rest(move || {
-        curve.with(|c| {
-            c.as_ref()
-                .and_then(|(stride, ys)| ys.get(1).map(|v| (stride, v)))
-                .map(|(stride, v)| {
-                    format!("Mean similarity at offset Δ = {stride}: {}.", sig(*v, 4))
-                })
-                .unwrap_or_default()
-        })
-    });
-    view! {
-        <Panel id=ID>
-            <ChartCanvas chart=canvas label=Signal::derive(move || "Mean cosine similarity of positions pos and pos + Δ against the offset Δ.".to_string()) paint=paint height=260.0/>
-            <p class="readout">{first}</p>
-            <p class="about">{crate::captions::LEARNED_OFFSET}</p>
-            <ExportButtons chart=canvas stem=Signal::derive(move || stem(&m, ID)) csv=csv_cb/>
+            <ExportButtons chart=canvas stem=Signal::derive(move || stem(&shared, ID)) csv=csv_cb/>
         </Panel>
     }
     .into_any()

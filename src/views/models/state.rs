@@ -1,8 +1,22 @@
 //! The state of the Real models view (`view=models`): the gallery rows drawn together, and the
 //! rotary width and base of the base-bound panels.
 
-use super::params::{FloatSpec, IntSpec, Notices};
+use crate::state::params::{FloatSpec, IntSpec, Notices};
 use crate::gallery::{ModelRow, Scheme};
+use crate::state::registry::{panel, About};
+
+/// What the registry says of this view: its title, panels and controls.
+pub const ABOUT: About = About {
+    title: "Real models",
+    panels: &[
+        panel("model-gallery", "How released models place positions"),
+        panel("model-wavelengths", "Wavelengths against the context"),
+        panel("model-scores", "Score against distance, to the context"),
+        panel("base-bound", "B(Δ): how far do similar tokens still score higher?"),
+        panel("base-bound-min", "The smallest base for a context length"),
+    ],
+    controls: "models head_dim theta",
+};
 
 pub const BB_HEAD_DIM: IntSpec = IntSpec {
     name: "head_dim",
@@ -13,7 +27,7 @@ pub const BB_HEAD_DIM: IntSpec = IntSpec {
     unit: "dims",
 };
 /// The base: the RoPE view's control.
-pub const BB_THETA: FloatSpec = super::rope::THETA;
+pub const BB_THETA: FloatSpec = crate::views::rope::state::THETA;
 
 /// The rows drawn when `models=` is absent: one model before context extension, two after it
 /// (llama3 and YaRN), and LongRoPE.
@@ -78,7 +92,7 @@ impl ModelsState {
     }
 
     pub(crate) fn read(get: &dyn Fn(&str) -> Option<String>, notices: &mut Notices) -> ModelsState {
-        let head_dim = super::rope::read_even(BB_HEAD_DIM, get("head_dim").as_deref(), notices);
+        let head_dim = crate::views::rope::state::read_even(BB_HEAD_DIM, get("head_dim").as_deref(), notices);
         let theta = BB_THETA.read(get("theta").as_deref(), notices);
         // Each name is one of the gallery's RoPE rows; another is ignored, and said so (the
         // notices keep the first few).
@@ -94,7 +108,7 @@ impl ModelsState {
                         "models",
                         format!(
                             "“{}” is not a RoPE model of the gallery; ignored.",
-                            super::params::shorten(name, 24)
+                            crate::state::params::shorten(name, 24)
                         ),
                     ),
                 }

@@ -6,7 +6,7 @@ use crate::encoding::attention::{attend, output_changes, Positions, TOKENS};
 use crate::export::csv;
 use crate::format::sig;
 use crate::render::charts::{fit_y_range, LineChart, SeriesStyle};
-use crate::state::more::DemoEncoding;
+use super::state::DemoEncoding;
 use crate::ui::context::{select_state, AppCtx, Computed};
 use crate::ui::export;
 use crate::ui::widgets::{panel_visible, ChartCanvas, ChartRef, Choice, Painter, Panel};
@@ -43,14 +43,14 @@ fn PermutationPanel() -> impl IntoView {
     }
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let state = ctx.state;
-    let at = select_state(state, |s| s.attention.clone());
+    let attention_state = select_state(state, |s| s.attention.clone());
     let canvas = ChartRef::new();
     let dragging = RwSignal::new(None::<usize>);
     let shuffles = StoredValue::new(0u64);
     let set_order = move |order: Vec<usize>| state.update(|s| s.attention.order = order);
     let shuffle = move |_| {
         // A seeded Fisher–Yates shuffle that never returns the current order.
-        let current = at.with_untracked(|a| a.order.clone());
+        let current = attention_state.with_untracked(|a| a.order.clone());
         let mut n = shuffles.get_value();
         loop {
             n += 1;
@@ -69,7 +69,7 @@ fn PermutationPanel() -> impl IntoView {
     };
     let reset = move |_| set_order((0..TOKENS.len()).collect());
     let move_token = move |from: usize, to: usize| {
-        let mut order = at.with_untracked(|a| a.order.clone());
+        let mut order = attention_state.with_untracked(|a| a.order.clone());
         if from < order.len() && to < order.len() && from != to {
             let t = order.remove(from);
             order.insert(to, t);
@@ -84,7 +84,7 @@ fn PermutationPanel() -> impl IntoView {
         state.update(|s| s.attention.pe = pe)
     });
     let changes = Computed::fresh(move || {
-        at.with(|a| {
+        attention_state.with(|a| {
             (
                 output_changes(&a.order, Positions::None, a.causal),
                 output_changes(&a.order, positions(a.pe), a.causal),
@@ -92,7 +92,7 @@ fn PermutationPanel() -> impl IntoView {
         })
     });
     let table = move |with_pe: bool| {
-        at.with(|a| {
+        attention_state.with(|a| {
             let pos_kind = if with_pe { positions(a.pe) } else { Positions::None };
             let words: Vec<&str> = a.order.iter().map(|&i| TOKENS[i]).collect();
             let result = attend(&words, pos_kind, a.causal);
@@ -134,7 +134,7 @@ fn PermutationPanel() -> impl IntoView {
                 if none.iter().all(|d| d.abs() < 1e-9) {
                     // Zero-height bars would be invisible: draw the zero as a labelled line.
                     line_series(
-                        if at.with(|a| a.order.iter().enumerate().any(|(pos, &i)| pos != i)) {
+                        if attention_state.with(|a| a.order.iter().enumerate().any(|(pos, &i)| pos != i)) {
                             "without PE: change = 0 for every token (order invisible)".into()
                         } else {
                             "without PE: change = 0 (original order)".into()
@@ -162,7 +162,7 @@ fn PermutationPanel() -> impl IntoView {
                     )
                 },
                 line_series(
-                    format!("with {}", at.with(|a| a.pe.name())),
+                    format!("with {}", attention_state.with(|a| a.pe.name())),
                     0,
                     pe,
                     |i| i as f64 + 0.15,
@@ -186,7 +186,7 @@ fn PermutationPanel() -> impl IntoView {
         })
     };
     let csv_cb = Callback::new(move |_| {
-        let text = at.with_untracked(|a| {
+        let text = attention_state.with_untracked(|a| {
             let words: Vec<&str> = a.order.iter().map(|&i| TOKENS[i]).collect();
             let none = attend(&words, Positions::None, a.causal);
             let with = attend(&words, positions(a.pe), a.causal);
@@ -207,7 +207,7 @@ fn PermutationPanel() -> impl IntoView {
         export::csv_text(text, "permutation-demo.csv");
     });
     let chips = move || {
-        at.with(|a| {
+        attention_state.with(|a| {
             let n = a.order.len();
             a.order
                 .iter()
@@ -233,7 +233,7 @@ fn PermutationPanel() -> impl IntoView {
     };
     let summary = move || {
         let zero = changes.with(|(none, _)| none.iter().all(|d| d.abs() < 1e-9));
-        let shuffled = at.with(|a| a.order.iter().enumerate().any(|(pos, &i)| pos != i));
+        let shuffled = attention_state.with(|a| a.order.iter().enumerate().any(|(pos, &i)| pos != i));
         let without = match (shuffled, zero) {
             (false, _) => "the original order, so nothing has changed yet",
             (true, true) => "without PE: change = 0 for every token (order invisible)",
@@ -250,9 +250,9 @@ fn PermutationPanel() -> impl IntoView {
                     <button class="shuffle" on:click=shuffle>"Shuffle"</button>
                     <button class="reset" on:click=reset>"Original order"</button>
                     <Choice name="pe" label="Positional encoding" options=vec![("sinusoidal", "Sinusoidal (added)"), ("rope", "RoPE (rotates q, k)")]
-                        value=Signal::derive(move || at.with(|a| a.pe.name().to_string())) on_change=on_pe/>
+                        value=Signal::derive(move || attention_state.with(|a| a.pe.name().to_string())) on_change=on_pe/>
                     <Choice name="causal" label="Attention mask" options=vec![("0", "None (bidirectional, encoder)"), ("1", "Causal (decoder)")]
-                        value=Signal::derive(move || at.with(|a| if a.causal { "1" } else { "0" }.to_string()))
+                        value=Signal::derive(move || attention_state.with(|a| if a.causal { "1" } else { "0" }.to_string()))
                         on_change=Callback::new(move |v: String| state.update(|s| s.attention.causal = v == "1"))/>
                 </div>
             })}
@@ -261,8 +261,8 @@ fn PermutationPanel() -> impl IntoView {
                 <table class="demo-table" data-condition="pe" inner_html=move || table(true)></table>
             </div>
             <ChartCanvas chart=canvas label=Signal::derive(summary) paint=paint height=220.0/>
-            <p class="about">{move || if at.with(|a| a.causal) { crate::captions::PERMUTATION_DEMO_CAUSAL } else { crate::captions::PERMUTATION_DEMO }}</p>
-            <ExportButtons chart=canvas stem=Signal::derive(move || at.with(|a| format!("{ID}_{}{}", a.pe.name(), if a.causal { "_causal" } else { "" }))) csv=csv_cb/>
+            <p class="about">{move || if attention_state.with(|a| a.causal) { crate::captions::PERMUTATION_DEMO_CAUSAL } else { crate::captions::PERMUTATION_DEMO }}</p>
+            <ExportButtons chart=canvas stem=Signal::derive(move || attention_state.with(|a| format!("{ID}_{}{}", a.pe.name(), if a.causal { "_causal" } else { "" }))) csv=csv_cb/>
         </Panel>
     }
     .into_any()

@@ -8,7 +8,7 @@ use crate::format::sig;
 use crate::render::charts::{fit_y_range, LineChart, SeriesStyle};
 use crate::render::colormap::ColorMap;
 use crate::render::raster::{AxisSamples, SampledGrid};
-use crate::state::more::{BiasState, BIAS_LEN, BUCKETS, HEAD, HEADS, MAX_DISTANCE};
+use super::state::{BiasState, BIAS_LEN, BUCKETS, HEAD, HEADS, MAX_DISTANCE};
 use crate::ui::context::{select_state, AppCtx, Computed};
 use crate::ui::export;
 use crate::ui::widgets::{
@@ -21,8 +21,8 @@ use crate::views::common::{copier, heatmap_frame, line_series, paint_lines, Expo
 pub fn BiasView() -> impl IntoView {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let state = ctx.state;
-    let bs = select_state(state, |s| s.bias.clone());
-    let slopes = Computed::new(move || alibi_slopes(bs.with(|b| b.heads)));
+    let bias_state = select_state(state, |s| s.bias.clone());
+    let slopes = Computed::new(move || alibi_slopes(bias_state.with(|b| b.heads)));
     let show_controls = state.with_untracked(|s| s.show_controls);
     view! {
         <div class="view view-bias">
@@ -42,16 +42,16 @@ pub fn BiasView() -> impl IntoView {
                 </div>
             })}
             <div class="panels">
-                <SlopesPanel bs=bs slopes=slopes/>
-                <AlibiBiasPanel bs=bs slopes=slopes/>
-                <T5Panel bs=bs/>
+                <SlopesPanel bias_state=bias_state slopes=slopes/>
+                <AlibiBiasPanel bias_state=bias_state slopes=slopes/>
+                <T5Panel bias_state=bias_state/>
             </div>
         </div>
     }
 }
 
 #[component]
-fn SlopesPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoView {
+fn SlopesPanel(bias_state: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoView {
     const ID: &str = "alibi-slopes";
     if !panel_visible(ID) {
         return ().into_any();
@@ -89,17 +89,17 @@ fn SlopesPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoView
         });
         export::csv_text(
             text,
-            &format!("alibi-slopes_heads{}.csv", bs.with_untracked(|b| b.heads)),
+            &format!("alibi-slopes_heads{}.csv", bias_state.with_untracked(|b| b.heads)),
         );
     });
     let snippet = copier(move || {
         format!(
             "import numpy as np\n\ndef slopes(n):\n    c = 2 ** int(np.floor(np.log2(n)))\n    s = 2.0 ** (-8.0 / c * np.arange(1, c + 1))\n    if c < n:\n        extra = 2.0 ** (-4.0 / c * np.arange(1, 2 * c + 1))\n        s = np.concatenate([s, extra[0::2][: n - c]])\n    return s\n\nprint(slopes({}))\n",
-            bs.with_untracked(|b| b.heads)
+            bias_state.with_untracked(|b| b.heads)
         )
     });
     let note = move || {
-        let n = bs.with(|b| b.heads);
+        let n = bias_state.with(|b| b.heads);
         if n.is_power_of_two() {
             format!(
                 "{n} heads: slope_h = 2^(−8(h+1)/{n}) for h = 0 … {}, a geometric sequence.",
@@ -112,28 +112,28 @@ fn SlopesPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoView
     };
     view! {
         <Panel id=ID>
-            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Bar chart of the ALiBi slopes of {} heads.", bs.with(|b| b.heads))) paint=paint height=240.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Bar chart of the ALiBi slopes of {} heads.", bias_state.with(|b| b.heads))) paint=paint height=240.0/>
             <p class="readout">{note}</p>
             <p class="about">{crate::captions::ALIBI_SLOPES}</p>
-            <ExportButtons chart=canvas stem=Signal::derive(move || format!("{ID}_heads{}", bs.with(|b| b.heads))) csv=csv_cb snippet=snippet/>
+            <ExportButtons chart=canvas stem=Signal::derive(move || format!("{ID}_heads{}", bias_state.with(|b| b.heads))) csv=csv_cb snippet=snippet/>
         </Panel>
     }
     .into_any()
 }
 
 #[component]
-fn AlibiBiasPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoView {
+fn AlibiBiasPanel(bias_state: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoView {
     const ID: &str = "alibi-bias";
     if !panel_visible(ID) {
         return ().into_any();
     }
     let canvas = ChartRef::new();
     let slope = Computed::new(move || {
-        let h = bs.with(|b| b.head_in_range());
+        let h = bias_state.with(|b| b.head_in_range());
         slopes.with(|s| s.get(h).copied().unwrap_or(0.0))
     });
     let paint = move |p: &Painter| {
-        let n = bs.with(|b| b.seq_len);
+        let n = bias_state.with(|b| b.seq_len);
         let m = slope.get();
         let cmap = ColorMap::sequential();
         let lo = -m * (n.saturating_sub(1)) as f64;
@@ -157,7 +157,7 @@ fn AlibiBiasPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoV
         Some(rect)
     };
     let csv_cb = Callback::new(move |_| {
-        let n = bs.with_untracked(|b| b.seq_len);
+        let n = bias_state.with_untracked(|b| b.seq_len);
         let m = slope.get_untracked();
         let names: Vec<String> = (0..n).map(|j| format!("key{j}")).collect();
         // Masked entries (j > i) are written as -inf, as attention masks are.
@@ -171,7 +171,7 @@ fn AlibiBiasPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoV
             },
             &format!(
                 "alibi-bias_head{}.csv",
-                bs.with_untracked(|b| b.head_in_range())
+                bias_state.with_untracked(|b| b.head_in_range())
             ),
         );
     });
@@ -179,22 +179,22 @@ fn AlibiBiasPanel(bs: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl IntoV
         format!(
             "import numpy as np\n\nm, L = {}, {}\ni, j = np.arange(L)[:, None], np.arange(L)[None, :]\nbias = np.where(j <= i, -m * (i - j), -np.inf)\n",
             slope.get_untracked(),
-            bs.with_untracked(|b| b.seq_len)
+            bias_state.with_untracked(|b| b.seq_len)
         )
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Causal ALiBi bias matrix of head {} over {} positions; grey cells are masked.", bs.with(|b| b.head_in_range()), bs.with(|b| b.seq_len))) paint=paint height=320.0/>
-            <p class="readout">{move || format!("Head {}: slope_h = {}. Grey: future keys, masked in causal attention.", bs.with(|b| b.head_in_range()), sig(slope.get(), 6))}</p>
+            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Causal ALiBi bias matrix of head {} over {} positions; grey cells are masked.", bias_state.with(|b| b.head_in_range()), bias_state.with(|b| b.seq_len))) paint=paint height=320.0/>
+            <p class="readout">{move || format!("Head {}: slope_h = {}. Grey: future keys, masked in causal attention.", bias_state.with(|b| b.head_in_range()), sig(slope.get(), 6))}</p>
             <p class="about">{crate::captions::ALIBI_BIAS}</p>
-            <ExportButtons chart=canvas stem=Signal::derive(move || format!("{ID}_head{}", bs.with(|b| b.head_in_range()))) csv=csv_cb snippet=snippet/>
+            <ExportButtons chart=canvas stem=Signal::derive(move || format!("{ID}_head{}", bias_state.with(|b| b.head_in_range()))) csv=csv_cb snippet=snippet/>
         </Panel>
     }
     .into_any()
 }
 
 #[component]
-fn T5Panel(bs: Memo<BiasState>) -> impl IntoView {
+fn T5Panel(bias_state: Memo<BiasState>) -> impl IntoView {
     const ID: &str = "t5-buckets";
     if !panel_visible(ID) {
         return ().into_any();
@@ -202,7 +202,7 @@ fn T5Panel(bs: Memo<BiasState>) -> impl IntoView {
     let canvas = ChartRef::new();
     // Relative positions −R…R with R = 2·max_distance (at least 64).
     let data = Computed::fresh(move || {
-        bs.with(|b| {
+        bias_state.with(|b| {
             let r = (2 * b.max_distance as i64).max(64);
             let rel: Vec<f64> = (-r..=r).map(|x| x as f64).collect();
             let bucket: Vec<f64> = (-r..=r)
@@ -240,9 +240,9 @@ fn T5Panel(bs: Memo<BiasState>) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas chart=canvas label=Signal::derive(move || format!("T5 bucket against relative position, {} buckets, max_distance {}.", bs.with(|b| b.buckets), bs.with(|b| b.max_distance))) paint=paint height=280.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || format!("T5 bucket against relative position, {} buckets, max_distance {}.", bias_state.with(|b| b.buckets), bias_state.with(|b| b.max_distance))) paint=paint height=280.0/>
             <p class="about">{crate::captions::T5_BUCKETS}</p>
-            <ExportButtons chart=canvas stem=Signal::derive(move || format!("{ID}_{}_{}", bs.with(|b| b.buckets), bs.with(|b| b.max_distance))) csv=csv_cb/>
+            <ExportButtons chart=canvas stem=Signal::derive(move || format!("{ID}_{}_{}", bias_state.with(|b| b.buckets), bias_state.with(|b| b.max_distance))) csv=csv_cb/>
         </Panel>
     }
     .into_any()

@@ -1,0 +1,10 @@
+//! The Compare view (`view=compare`): the schemes side by side.
+//!
+//! `state`: its state and URL form (plain Rust, tested natively); `ui`: its panels (browser
+//! only).
+
+pub mod state;
+#[cfg(target_arch = "wasm32")]
+mod ui;
+#[cfg(target_arch = "wasm32")]
+pub use ui::*;

@@ -1,0 +1,442 @@
+//! The RoPE panels on scores: against distance (only m − n matters), the score matrix
+//! (Toeplitz), long-term decay, and the pairs' wavelengths against the context.
+
+use leptos::prelude::*;
+
+use crate::encoding::rope::{mean_random_weights, su_bound_series, ScoreWeights};
+use crate::export::csv;
+use crate::render::charts::{series_colour, LineChart, SeriesStyle};
+use crate::render::colormap::ColorMap;
+use crate::render::envelope::{display_stride, display_work, TERMS_PER_FRAME};
+use crate::render::raster::{AxisSamples, SampledGrid};
+use super::state::POS;
+use crate::ui::context::{select, AppCtx, Computed, Keyed};
+use crate::ui::export::{self, NPY_THRESHOLD_CELLS};
+use crate::ui::schedule;
+use crate::ui::widgets::{
+    control_class, panel_visible, ChartCanvas, ChartRef, Painter, Panel, CONTROL,
+};
+use crate::views::common::{
+    copier, heatmap_frame, line_series, paint_lines, reference_line, stride_note,
+    ExportButtons,
+};
+use super::ui::{snippet, stem, RopeShared};
+
+/// Points per overlaid query position in `rope-score-distance`.
+const OVERLAY_POINTS: usize = 48;
+
+#[component]
+pub(super) fn ScoreDistancePanel(shared: RopeShared) -> impl IntoView {
+    const ID: &str = "rope-score-distance";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let ctx = use_context::<AppCtx>().expect("AppCtx");
+    let canvas = ChartRef::new();
+    let queries = select(shared.rope_state, |s| s.m.clone());
+    // Score at every distance, from the relative form.
+    let relative_at = move |budget: usize| {
+        let n = shared.max_dist.get_untracked() + 1;
+        shared.rope.with_untracked(|r| {
+            let stride = display_stride(n, r.inv_freq.len(), budget);
+            let series = shared
+                .weights
+                .with_untracked(|w| r.score_series(w, stride as f64, n.div_ceil(stride)));
+            (stride, series)
+        })
+    };
+    // Computed when the chart paints; while a slider moves, from a quarter of the terms.
+    let key = Computed::new(move || shared.rope_state.get());
+    let relative = Keyed::new(key, move |_| relative_at(TERMS_PER_FRAME));
+    let relative_quick = Keyed::new(key, move |_| relative_at(TERMS_PER_FRAME / 4));
+    // For each query position m, scores from explicitly rotated vectors at a few distances.
+    let rotated = Computed::fresh(move || {
+        let dmax = shared.max_dist.get();
+        let points = OVERLAY_POINTS.min(dmax + 1);
+        shared.rope.with(|r| {
+            shared.vectors.with(|(q, k)| {
+                queries
+                    .get()
+                    .into_iter()
+                    .enumerate()
+                    .map(|(n, pos_m)| {
+                        (
+                            pos_m,
+                            (0..points)
+                                .map(|i| {
+                                    // Stagger per series so the markers do not hide each other.
+                                    let d = ((i as f64
+                                        + (n as f64 + 1.0) / (MAX_OVERLAYS_F + 1.0))
+                                        * dmax as f64
+                                        / points as f64)
+                                        .round()
+                                        .min(dmax as f64);
+                                    (d, r.score(q, k, pos_m as f64, pos_m as f64 - d))
+                                })
+                                .collect::<Vec<_>>(),
+                        )
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+    });
+    let paint = move |p: &Painter| {
+        let dmax = shared.max_dist.get();
+        let px = p.canvas.width() as usize;
+        let work = shared
+            .rope
+            .with(|r| display_work(dmax + 1, r.inv_freq.len(), TERMS_PER_FRAME));
+        let relative = if p.quick_for(work) {
+            relative_quick
+        } else {
+            relative
+        };
+        let mut series = vec![relative.with(|(stride, ys)| {
+            line_series(
+                "score (relative form, any m)".into(),
+                0,
+                ys,
+                |x| (x * stride) as f64,
+                px,
+                SeriesStyle::Line,
+            )
+        })];
+        rotated.with(|sets| {
+            for (n, (pos_m, pts)) in sets.iter().enumerate() {
+                series.push(crate::render::charts::Series {
+                    name: format!("m={pos_m}: R(m)q · R(m−d)k"),
+                    colour: series_colour(n + 1),
+                    columns: pts
+                        .iter()
+                        .map(|&(x, y)| crate::render::envelope::Column { x, lo: y, hi: y })
+                        .collect(),
+                    style: SeriesStyle::Points,
+                });
+            }
+        });
+        let chart = LineChart::fitted(
+            "distance Δ = m − n",
+            "score q·k after rotation",
+            (0.0, dmax.max(1) as f64),
+            series,
+            false,
+        );
+        paint_lines(p, &chart)
+    };
+    let on_queries = move |ev: leptos::ev::Event| {
+        let raw = event_target_value(&ev);
+        let mut notes = crate::state::Notices::default();
+        let list = crate::state::params::read_index_list(
+            "m",
+            &raw,
+            POS.max as usize,
+            super::state::MAX_OVERLAYS,
+            &mut notes,
+        );
+        if !list.is_empty() {
+            ctx.state.update(|s| s.rope.m = list);
+        }
+    };
+    // Row by row (each score is an explicit rotation, O(head_dim)): the file streams, and the
+    // data table evaluates only the rows it shows.
+    let csv_cb = Callback::new(move |_| {
+        let dmax = shared.max_dist.get_untracked();
+        let ms = queries.get_untracked();
+        let mut names = vec!["distance".to_string()];
+        names.extend(ms.iter().map(|pm| format!("m={pm}")));
+        let filename = format!(
+            "rope-score-distance_{}.csv",
+            shared.rope_state.with_untracked(|s| stem(s, ""))
+        );
+        shared.rope.with_untracked(|r| {
+            shared.vectors.with_untracked(|(q, k)| {
+                export::csv_matrix(
+                    &names,
+                    dmax + 1,
+                    |d, row| {
+                        row[0] = d as f64;
+                        for (cell, &pm) in row[1..].iter_mut().zip(&ms) {
+                            *cell = r.score(q, k, pm as f64, pm as f64 - d as f64);
+                        }
+                    },
+                    &filename,
+                )
+            })
+        });
+    });
+    let queries_text = move || {
+        let parts: Vec<String> = queries.get().iter().map(|v| v.to_string()).collect();
+        parts.join(",")
+    };
+    let show_controls = ctx.state.with_untracked(|s| s.show_controls);
+    let class = control_class("m", CONTROL);
+    view! {
+        <Panel id=ID>
+            {show_controls.then(|| view! {
+                <div class=class data-control="m">
+                    <label for="ctl-m">"Query positions m (comma-separated, up to 4)"</label>
+                    <input id="ctl-m" type="text" prop:value=queries_text on:change=on_queries/>
+                </div>
+            })}
+            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Score against distance up to {}, query positions {:?} overlaid.", shared.max_dist.get(), queries.get())) paint=paint height=300.0/>
+            <p class="about">{crate::captions::ROPE_SCORE_DISTANCE}</p>
+            <p class="sampling-note">{schedule::at_rest(move || stride_note(relative.with(|r| r.0)))}</p>
+            <ExportButtons chart=canvas stem=Signal::derive(move || shared.rope_state.with(|s| stem(s, ID))) csv=csv_cb
+                snippet=copier(move || shared.rope_state.with_untracked(snippet))/>
+        </Panel>
+    }
+    .into_any()
+}
+
+const MAX_OVERLAYS_F: f64 = super::state::MAX_OVERLAYS as f64;
+
+#[component]
+pub(super) fn ScoreMatrixPanel(shared: RopeShared) -> impl IntoView {
+    const ID: &str = "rope-score-matrix";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let canvas = ChartRef::new();
+    let paint = move |p: &Painter| {
+        let n = shared.max_dist.get() + 1;
+        shared.rope.with(|r| {
+            shared.weights.with(|w| {
+                let cmap = ColorMap::diverging();
+                // Draw the frame first with a provisional range to learn the plot size.
+                let area = p.area()?;
+                let (w_px, h_px) = area.dim_in_pixel();
+                let side = (w_px.min(h_px) as usize / p.coarse.max(1)).max(1);
+                let stride = n.div_ceil(side).max(1);
+                let count = n.div_ceil(stride);
+                let forward = r.score_series(w, stride as f64, count);
+                let backward = r.score_series(
+                    &ScoreWeights {
+                        a: w.a.clone(),
+                        b: w.b.iter().map(|b| -b).collect(),
+                        pass_through: w.pass_through,
+                    },
+                    stride as f64,
+                    count,
+                );
+                let bound = forward
+                    .iter()
+                    .chain(&backward)
+                    .fold(1e-12f64, |acc, v| acc.max(v.abs()));
+                let frame = heatmap_frame(
+                    &cmap,
+                    n,
+                    n,
+                    "key position n",
+                    "query position m",
+                    -bound,
+                    bound,
+                    "score",
+                );
+                let rect = p.heatmap_frame(&frame)?;
+                let rows = AxisSamples::with_stride(n, stride, p.raster(rect).1);
+                let cols = AxisSamples::with_stride(n, stride, p.raster(rect).0);
+                let grid = SampledGrid::compute(rows, cols, |mq, nk| {
+                    if mq >= nk {
+                        forward[(mq - nk) / stride]
+                    } else {
+                        backward[(nk - mq) / stride]
+                    }
+                });
+                p.put_grid(rect, &grid, &grid.paint_rgba(&cmap, -bound, bound));
+                Some(rect)
+            })
+        })
+    };
+    let fill = move |mq: usize, row: &mut [f64]| {
+        shared.rope.with_untracked(|r| {
+            shared.weights.with_untracked(|w| {
+                for (nk, cell) in row.iter_mut().enumerate() {
+                    *cell = r.relative_score(w, mq as f64 - nk as f64);
+                }
+            })
+        })
+    };
+    let size = Signal::derive(move || shared.max_dist.get() + 1);
+    let csv_cb = Callback::new(move |_| {
+        let n = size.get_untracked();
+        let names: Vec<String> = (0..n).map(|k| format!("n{k}")).collect();
+        export::csv_matrix(&names, n, fill, "rope-score-matrix.csv");
+    });
+    let big = Signal::derive(move || size.get() * size.get() > NPY_THRESHOLD_CELLS);
+    let npy_cb = Callback::new(move |_| {
+        let n = size.get_untracked();
+        export::npy_matrix(n, n, fill, "rope-score-matrix.npy");
+    });
+    view! {
+        <Panel id=ID>
+            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Heatmap of scores for query and key positions 0 to {}.", shared.max_dist.get())) paint=paint height=340.0/>
+            <p class="about">{crate::captions::ROPE_SCORE_MATRIX}</p>
+            <ExportButtons chart=canvas stem=Signal::derive(move || shared.rope_state.with(|s| stem(s, ID))) csv=csv_cb npy=Some((big, npy_cb))
+                snippet=copier(move || shared.rope_state.with_untracked(snippet))/>
+        </Panel>
+    }
+    .into_any()
+}
+
+#[component]
+pub(super) fn DecayPanel(shared: RopeShared) -> impl IntoView {
+    const ID: &str = "rope-decay";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let canvas = ChartRef::new();
+    let curves_at = move |stride: usize, n: usize| {
+        let seed = shared.rope_state.with_untracked(|s| s.seed);
+        shared.rope.with_untracked(|r| {
+            let h = r.head_dim;
+            let (step, count) = (stride as f64, n.div_ceil(stride));
+            [
+                su_bound_series(&r.inv_freq, step, count),
+                r.score_series(&r.weights(&vec![1.0; h], &vec![1.0; h]), step, count),
+                r.score_series(&mean_random_weights(r, seed), step, count),
+            ]
+        })
+    };
+    // The three curves, at a whole stride on long ranges: computed when the chart paints;
+    // while a slider moves, from a quarter of the terms.
+    let curves_within = move |budget: usize| {
+        let n = shared.max_dist.get_untracked() + 1;
+        let stride = shared
+            .rope
+            .with_untracked(|r| display_stride(n, 3 * r.inv_freq.len(), budget));
+        (stride, curves_at(stride, n))
+    };
+    let key = Computed::new(move || shared.rope_state.get());
+    let curves = Keyed::new(key, move |_| curves_within(TERMS_PER_FRAME));
+    let quick = Keyed::new(key, move |_| curves_within(TERMS_PER_FRAME / 4));
+    const NAMES: [&str; 3] = [
+        "RoFormer's bound: mean over i of |S_i|",
+        "score, q = k = (1, …, 1)",
+        "average score of 64 random (q, k), zero-mean and independent (expectation 0)",
+    ];
+    let paint = move |p: &Painter| {
+        let n = shared.max_dist.get();
+        let px = p.canvas.width() as usize;
+        let work = shared
+            .rope
+            .with(|r| display_work(n + 1, 3 * r.inv_freq.len(), TERMS_PER_FRAME));
+        let curves = if p.quick_for(work) { quick } else { curves };
+        curves.with(|(stride, cs)| {
+            let series: Vec<_> = cs
+                .iter()
+                .zip(NAMES)
+                .enumerate()
+                .map(|(k, (ys, name))| {
+                    line_series(
+                        name.into(),
+                        k,
+                        ys,
+                        |x| (x * stride) as f64,
+                        px,
+                        SeriesStyle::Line,
+                    )
+                })
+                .collect();
+            let chart = LineChart::fitted(
+                "distance Δ = m − n",
+                "value",
+                (0.0, n.max(1) as f64),
+                series,
+                false,
+            );
+            paint_lines(p, &chart)
+        })
+    };
+    let csv_cb = Callback::new(move |_| {
+        let n = shared.max_dist.get_untracked() + 1;
+        let text = {
+            let cs = curves_at(1, n);
+            let x: Vec<f64> = (0..n).map(|d| d as f64).collect();
+            csv::columns_csv(
+                &["distance", "su_bound", "ones_score", "random_mean_score"],
+                &[&x, &cs[0], &cs[1], &cs[2]],
+            )
+        };
+        export::csv_text(text, "rope-decay.csv");
+    });
+    view! {
+        <Panel id=ID>
+            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Three decay curves against distance up to {}.", shared.max_dist.get())) paint=paint height=300.0/>
+            <p class="about">{crate::captions::ROPE_DECAY}</p>
+            <p class="sampling-note">{schedule::at_rest(move || stride_note(curves.with(|c| c.0)))}</p>
+            <ExportButtons chart=canvas stem=Signal::derive(move || shared.rope_state.with(|s| stem(s, ID))) csv=csv_cb
+                snippet=copier(move || shared.rope_state.with_untracked(|s| format!("{}S = np.cumsum(np.exp(1j * np.outer(distances, inv_freq)), axis=1)\nsu_bound = np.abs(S).mean(axis=1)\n", snippet(s))))/>
+        </Panel>
+    }
+    .into_any()
+}
+
+#[component]
+pub(super) fn WavelengthPanel(shared: RopeShared) -> impl IntoView {
+    const ID: &str = "rope-wavelength";
+    if !panel_visible(ID) {
+        return ().into_any();
+    }
+    let canvas = ChartRef::new();
+    let data = Computed::fresh(move || {
+        shared.rope.with(|r| {
+            (
+                r.inv_freq.clone(),
+                (0..r.inv_freq.len())
+                    .map(|j| r.wavelength(j))
+                    .collect::<Vec<f64>>(),
+            )
+        })
+    });
+    let paint = move |p: &Painter| {
+        let ctx_len = shared.max_dist.get() as f64;
+        let px = p.canvas.width() as usize;
+        data.with(|(inv, wl)| {
+            let pairs = inv.len();
+            let line = vec![ctx_len.max(1.0); pairs.max(1)];
+            let series = vec![
+                line_series(
+                    "wavelength λ_i = 2π/ω_i (positions)".into(),
+                    0,
+                    wl,
+                    |j| j as f64,
+                    px,
+                    SeriesStyle::Points,
+                ),
+                reference_line("max_dist".into(), &line, |j| j as f64, px),
+            ];
+            let chart = LineChart::fitted(
+                "pair i",
+                "positions (log scale)",
+                (0.0, pairs.saturating_sub(1).max(1) as f64),
+                series,
+                true,
+            );
+            paint_lines(p, &chart)
+        })
+    };
+    let beyond = move || {
+        let ctx_len = shared.max_dist.get() as f64;
+        data.with(|(_, wl)| {
+            let n = wl.iter().filter(|w| **w > ctx_len).count();
+            format!("{n} of {} pairs have λ_i > max_dist = {}: over that distance they never complete a turn.", wl.len(), shared.max_dist.get())
+        })
+    };
+    let csv_cb = Callback::new(move |_| {
+        let text = data.with_untracked(|(inv, wl)| {
+            let j: Vec<f64> = (0..inv.len()).map(|j| j as f64).collect();
+            csv::columns_csv(&["pair", "omega_i", "wavelength"], &[&j, inv, wl])
+        });
+        export::csv_text(text, "rope-wavelength.csv");
+    });
+    view! {
+        <Panel id=ID>
+            <ChartCanvas chart=canvas label=Signal::derive(move || "Wavelength of each rotary pair on a log scale, with max_dist.".to_string()) paint=paint height=260.0/>
+            <p class="readout">{beyond}</p>
+            <p class="about">{crate::captions::ROPE_WAVELENGTH}</p>
+            <ExportButtons chart=canvas stem=Signal::derive(move || shared.rope_state.with(|s| stem(s, ID))) csv=csv_cb
+                snippet=copier(move || shared.rope_state.with_untracked(|s| format!("{}wavelength = 2 * np.pi / inv_freq\n", snippet(s))))/>
+        </Panel>
+    }
+    .into_any()
+}
