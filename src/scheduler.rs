@@ -16,7 +16,9 @@
 //!    idle period once the controls rest ([`Scheduler::idle`]).
 //! 3. **A chart too slow for a frame paints quick while the controls move**, coarser or from
 //!    fewer samples, predicted from what its last full paint cost ([`Scheduler::coarseness`],
-//!    [`Scheduler::quick_for`]), and is painted again in full once they rest.
+//!    [`Scheduler::quick_for`]), and is painted again in full once they rest. The charts that
+//!    paint in one frame share its budget ([`FRAME_PAINT_MS`]): the cheapest paint in full
+//!    first, and the costly ones paint quick when together they would not fit.
 //! 4. **At rest every chart is full**: no quick paint is asked for, and every dirty or coarse
 //!    chart gets a turn, so the page ends as a fresh load of the same state would draw it.
 //! 5. **An export sees what the sliders show, in full**: waiting values are applied first
@@ -34,6 +36,10 @@ pub const REST_MS: f64 = 150.0;
 
 /// A chart whose full paint takes longer than this (ms) paints quick while a slider moves.
 pub const QUICK_PAINT_MS: f64 = 6.0;
+
+/// What the charts that paint in one frame may cost together while a slider moves (ms): the
+/// rest of the frame is the browser's (style, layout, raster of the changed canvases).
+pub const FRAME_PAINT_MS: f64 = 8.0;
 
 /// The coarsest raster a quick paint draws: device pixels per image pixel.
 pub const MAX_COARSENESS: usize = 4;
@@ -118,6 +124,8 @@ struct Entry {
     last_work: Option<(f64, f64)>,
     /// Queued for a turn in the next frame.
     queued: bool,
+    /// What its next paint may cost while the controls move (ms): its share of the frame.
+    allowance_ms: f64,
 }
 
 /// The schedule of every chart on the page. `T` is a value waiting to be applied or an
@@ -194,6 +202,7 @@ impl<T> Scheduler<T> {
             full: false,
             last_work: None,
             queued: false,
+            allowance_ms: QUICK_PAINT_MS,
         });
         id
     }
@@ -361,7 +370,30 @@ impl<T> Scheduler<T> {
         if !turns.is_empty() && std::mem::replace(&mut self.uncounted, false) {
             self.needed_frames += 1;
         }
+        self.allot(&turns);
         turns
+    }
+
+    /// Shares a frame's budget among the charts painting in it: in order of their last full
+    /// paint's cost, each may spend an equal share of what is left, at most
+    /// [`QUICK_PAINT_MS`]; a chart cheaper than its share leaves the rest to the others.
+    fn allot(&mut self, turns: &[ChartId]) {
+        let mut order: Vec<(f64, ChartId)> = self
+            .entries
+            .iter()
+            .filter(|e| turns.contains(&e.id))
+            .map(|e| (e.cost_ms, e.id))
+            .collect();
+        order.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut left = FRAME_PAINT_MS;
+        let n = order.len();
+        for (k, (cost, id)) in order.into_iter().enumerate() {
+            let allowance = (left / (n - k) as f64).min(QUICK_PAINT_MS);
+            left -= cost.min(allowance);
+            if let Some(e) = self.entry(id) {
+                e.allowance_ms = allowance;
+            }
+        }
     }
 
     /// The frame's paints are done: a chart made dirty from now on waits for the next frame.
@@ -398,6 +430,7 @@ impl<T> Scheduler<T> {
         };
         if let Some(e) = self.entry(id) {
             e.queued = false;
+            e.allowance_ms = QUICK_PAINT_MS;
         }
         let more = self.entries.iter().filter(|e| e.dirty && !e.queued).count() > 1;
         let asks = if more {
@@ -412,8 +445,8 @@ impl<T> Scheduler<T> {
     }
 
     /// Device pixels per image pixel for the chart's paint at `now`: 1, or more while the
-    /// controls move and a full paint would not fit in a frame (its cost shrinks with the
-    /// square of it).
+    /// controls move and a full paint would not fit in its share of the frame (its cost
+    /// shrinks with the square of it).
     pub fn coarseness(&self, id: ChartId, now: f64) -> usize {
         if !self.moving(now) {
             return 1;
@@ -421,18 +454,18 @@ impl<T> Scheduler<T> {
         let Some(e) = self.entries.iter().find(|e| e.id == id) else {
             return 1;
         };
-        if e.full || e.cost_ms <= QUICK_PAINT_MS {
+        if e.full || e.cost_ms <= e.allowance_ms {
             return 1;
         }
-        ((e.cost_ms / QUICK_PAINT_MS).sqrt().ceil() as usize).clamp(1, MAX_COARSENESS)
+        ((e.cost_ms / e.allowance_ms).sqrt().ceil() as usize).clamp(1, MAX_COARSENESS)
     }
 
     /// Whether the chart's paint at `now`, whose full version does `work` (samples,
     /// rotations: any measure its cost grows in proportion to), should draw from quick data:
-    /// the controls move and the full paint would not fit in a frame, predicted from the last
-    /// full paint's cost scaled by the work (a jump from a small value to a large one is
-    /// known to be costly before it is paid), or from the last paint's cost when no work was
-    /// told.
+    /// the controls move and the full paint would not fit in its share of the frame, predicted
+    /// from the last full paint's cost scaled by the work (a jump from a small value to a
+    /// large one is known to be costly before it is paid), or from the last paint's cost when
+    /// no work was told.
     pub fn quick_for(&self, id: ChartId, work: f64, now: f64) -> bool {
         if !self.moving(now) {
             return false;
@@ -447,7 +480,7 @@ impl<T> Scheduler<T> {
             Some((w, ms)) if w > 0.0 => ms * work / w,
             _ => e.cost_ms,
         };
-        predicted > QUICK_PAINT_MS
+        predicted > e.allowance_ms
     }
 
     /// A full paint of the chart that did `work` (see [`Scheduler::quick_for`]) took `ms`.

@@ -175,6 +175,43 @@ fn a_chart_too_slow_for_a_frame_paints_quick_while_moving_and_full_at_rest() {
 }
 
 #[test]
+fn the_charts_of_one_frame_share_its_budget() {
+    let mut page = Page::new();
+    // Four charts on screen, each cheaper than a frame alone, together 11 ms.
+    let costs = [3.6, 1.3, 3.4, 2.8];
+    let ids: Vec<ChartId> = costs.iter().map(|&c| page.chart(c, true)).collect();
+    page.advance(REST_MS);
+    let _ = page.s.input(1, "max_dist", page.now);
+    let (painted, _) = page.frame(&ids);
+    assert_eq!(painted.len(), 4);
+    let frame: Vec<(ChartId, usize)> = page.paints[page.paints.len() - 4..].to_vec();
+    let coarse = |id: ChartId| frame.iter().find(|p| p.0 == id).unwrap().1;
+    assert_eq!(coarse(ids[1]), 1, "the cheapest paints in full");
+    for k in [0, 2, 3] {
+        assert!(
+            coarse(ids[k]) > 1,
+            "chart {k} ({} ms) paints quick",
+            costs[k]
+        );
+    }
+    let spent: f64 = frame
+        .iter()
+        .map(|&(id, c)| costs[ids.iter().position(|x| *x == id).unwrap()] / (c * c) as f64)
+        .sum();
+    assert!(spent <= FRAME_PAINT_MS, "{spent} ms in the frame");
+    // Alone, a 5 ms chart fits its frame.
+    let mut alone = Page::new();
+    let id = alone.chart(5.0, true);
+    alone.advance(REST_MS);
+    let _ = alone.s.input(1, "v", alone.now);
+    let _ = alone.frame(&[id]);
+    assert_eq!(alone.paints.last(), Some(&(id, 1)));
+    // At rest all four are refined.
+    assert_eq!(page.rest().len(), 3);
+    assert_eq!(page.s.pending(), 0);
+}
+
+#[test]
 fn quick_data_is_predicted_from_the_work_asked_for() {
     let mut s: Scheduler<()> = Scheduler::new();
     let id = s.register();

@@ -82,6 +82,9 @@ mod tests {
 
 /// Sinusoid terms a long curve may cost per repaint (a few milliseconds in wasm).
 pub const TERMS_PER_FRAME: usize = 1_000_000;
+/// The terms a curve drawn from quick data may evaluate while a slider moves: with the charts
+/// beside it, it must fit its share of the frame (still [`MIN_DRAWN_POINTS`] points at least).
+pub const QUICK_TERMS: usize = TERMS_PER_FRAME / 16;
 /// A curve is never drawn from fewer points than this (several per pixel on any screen).
 pub const MIN_DRAWN_POINTS: usize = 1536;
 

@@ -7,7 +7,7 @@ use crate::encoding::rope::{mean_random_weights, su_bound_series, ScoreWeights};
 use crate::export::csv;
 use crate::render::charts::{series_colour, LineChart, SeriesStyle};
 use crate::render::colormap::ColorMap;
-use crate::render::envelope::{display_stride, display_work, TERMS_PER_FRAME};
+use crate::render::envelope::{display_stride, display_work, QUICK_TERMS, TERMS_PER_FRAME};
 use crate::render::raster::{AxisSamples, SampledGrid};
 use super::state::POS;
 use crate::ui::context::{select, AppCtx, Computed, Keyed};
@@ -45,10 +45,10 @@ pub(super) fn ScoreDistancePanel(shared: RopeShared) -> impl IntoView {
             (stride, series)
         })
     };
-    // Computed when the chart paints; while a slider moves, from a quarter of the terms.
+    // Computed when the chart paints; while a slider moves, from a sixteenth of the terms (`QUICK_TERMS`).
     let key = Computed::new(move || shared.rope_state.get());
     let relative = Keyed::new(key, move |_| relative_at(TERMS_PER_FRAME));
-    let relative_quick = Keyed::new(key, move |_| relative_at(TERMS_PER_FRAME / 4));
+    let relative_quick = Keyed::new(key, move |_| relative_at(QUICK_TERMS));
     // For each query position m, scores from explicitly rotated vectors at a few distances.
     let rotated = Computed::fresh(move || {
         let dmax = shared.max_dist.get();
@@ -298,7 +298,7 @@ pub(super) fn DecayPanel(shared: RopeShared) -> impl IntoView {
         })
     };
     // The three curves, at a whole stride on long ranges: computed when the chart paints;
-    // while a slider moves, from a quarter of the terms.
+    // while a slider moves, from a sixteenth of the terms (`QUICK_TERMS`).
     let curves_within = move |budget: usize| {
         let n = shared.max_dist.get_untracked() + 1;
         let stride = shared
@@ -308,7 +308,7 @@ pub(super) fn DecayPanel(shared: RopeShared) -> impl IntoView {
     };
     let key = Computed::new(move || shared.rope_state.get());
     let curves = Keyed::new(key, move |_| curves_within(TERMS_PER_FRAME));
-    let quick = Keyed::new(key, move |_| curves_within(TERMS_PER_FRAME / 4));
+    let quick = Keyed::new(key, move |_| curves_within(QUICK_TERMS));
     const NAMES: [&str; 3] = [
         "RoFormer's bound: mean over i of |S_i|",
         "score, q = k = (1, …, 1)",

@@ -11,7 +11,7 @@ use crate::encoding::rope::{scale, Method, Rope, Scaled};
 use crate::export::csv;
 use crate::format::sig;
 use crate::render::charts::{fit_y_range, Band, LineChart, SeriesStyle};
-use crate::render::envelope::{display_stride, display_work, TERMS_PER_FRAME};
+use crate::render::envelope::{display_stride, display_work, QUICK_TERMS, TERMS_PER_FRAME};
 use super::state::{ATTN_FACTOR, BETA_FAST, BETA_SLOW, CUR_LEN, FACTOR};
 use crate::views::rope::state::HEAD_DIM;
 use super::state::{HIGH_FREQ, LOW_FREQ, MSCALE, MSCALE_ALL_DIM, ORIG_CTX};
@@ -391,8 +391,9 @@ fn ScoreDistancePanel(scaling_state: Memo<ScalingState>, results: Computed<Resul
     let dims = select(scaling_state, |s| (s.head_dim, s.rotary_dim()));
     let key = Computed::new(move || (results.with(Clone::clone), distance.get(), dims.get()));
     let curves = Keyed::new(key, move |_| curves_at(None, TERMS_PER_FRAME));
-    // While a slider moves: a quarter of the terms (a coarser stride), refined at rest.
-    let quick = Keyed::new(key, move |_| curves_at(None, TERMS_PER_FRAME / 4));
+    // While a slider moves: a sixteenth of the terms (`QUICK_TERMS`, a coarser stride), refined
+    // at rest.
+    let quick = Keyed::new(key, move |_| curves_at(None, QUICK_TERMS));
     // Once the controls rest (a line of text must not compute the curves in a slider's frame).
     let note = schedule::at_rest(move || stride_note(curves.with(|c| c.0)));
     let paint = move |p: &Painter| {
