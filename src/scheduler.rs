@@ -17,8 +17,8 @@
 //! 3. **A chart too slow for a frame paints quick while the controls move**, coarser or from
 //!    fewer samples, predicted from what its last full paint cost ([`Scheduler::coarseness`],
 //!    [`Scheduler::quick_for`]), and is painted again in full once they rest. The charts that
-//!    paint in one frame share its budget ([`FRAME_PAINT_MS`]): the cheapest paint in full
-//!    first, and the costly ones paint quick when together they would not fit.
+//!    paint in one frame share its budget ([`FRAME_PAINT_MS`]) in equal parts: the costly
+//!    ones paint quick when together they would not fit.
 //! 4. **At rest every chart is full**: no quick paint is asked for, and every dirty or coarse
 //!    chart gets a turn, so the page ends as a fresh load of the same state would draw it.
 //! 5. **An export sees what the sliders show, in full**: waiting values are applied first
@@ -374,25 +374,12 @@ impl<T> Scheduler<T> {
         turns
     }
 
-    /// Shares a frame's budget among the charts painting in it: in order of their last full
-    /// paint's cost, each may spend an equal share of what is left, at most
-    /// [`QUICK_PAINT_MS`]; a chart cheaper than its share leaves the rest to the others.
+    /// Shares a frame's budget among the charts painting in it: each may spend an equal share,
+    /// at most [`QUICK_PAINT_MS`] (a chart cheaper than its share paints in full).
     fn allot(&mut self, turns: &[ChartId]) {
-        let mut order: Vec<(f64, ChartId)> = self
-            .entries
-            .iter()
-            .filter(|e| turns.contains(&e.id))
-            .map(|e| (e.cost_ms, e.id))
-            .collect();
-        order.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let mut left = FRAME_PAINT_MS;
-        let n = order.len();
-        for (k, (cost, id)) in order.into_iter().enumerate() {
-            let allowance = (left / (n - k) as f64).min(QUICK_PAINT_MS);
-            left -= cost.min(allowance);
-            if let Some(e) = self.entry(id) {
-                e.allowance_ms = allowance;
-            }
+        let allowance = (FRAME_PAINT_MS / turns.len().max(1) as f64).min(QUICK_PAINT_MS);
+        for e in self.entries.iter_mut().filter(|e| turns.contains(&e.id)) {
+            e.allowance_ms = allowance;
         }
     }
 

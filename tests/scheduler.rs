@@ -161,8 +161,9 @@ fn a_chart_too_slow_for_a_frame_paints_quick_while_moving_and_full_at_rest() {
     let _ = page.s.input(1, "v", page.now);
     let (painted, _) = page.frame(&[slow, fast]);
     assert_eq!(painted, vec![slow, fast]);
-    // 20 ms does not fit: ⌈√(20 / 6)⌉ = 2 device pixels per image pixel.
-    assert_eq!(page.paints[page.paints.len() - 2..], [(slow, 2), (fast, 1)]);
+    // 20 ms does not fit its share of the frame, 8 / 2 = 4 ms: ⌈√(20 / 4)⌉ = 3 device pixels
+    // per image pixel.
+    assert_eq!(page.paints[page.paints.len() - 2..], [(slow, 3), (fast, 1)]);
     assert_eq!(page.s.pending(), 1, "the coarse chart is not yet current");
     // Its estimate of a full paint stays 20 ms: the next move is coarse too.
     let _ = page.s.input(1, "w", page.now + 10.0);

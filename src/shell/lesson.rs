@@ -29,17 +29,15 @@ pub fn LessonFrame() -> impl IntoView {
     let step_no = Memo::new(move |_| location.with(|l| l.as_ref().map_or(1, |l| l.step)));
     let present = Memo::new(move |_| location.with(|l| l.as_ref().is_some_and(|l| l.present)));
     let revealed = Memo::new(move |_| location.with(|l| l.as_ref().is_some_and(|l| l.revealed)));
-    let loaded = RwSignal::new(None as Loaded);
     // Bumped by "Reset step": the step's state is applied again.
     let resets = RwSignal::new(0u32);
 
-    // Fetch and check the lesson file whenever the source changes.
-    Effect::new(move |_| {
-        let Some(source) = source.get().filter(|s| !s.is_empty()) else {
-            return;
-        };
-        loaded.set(None);
-        leptos::task::spawn_local(async move {
+    // The lesson file, fetched and checked whenever the source changes; with its source, so
+    // that the lesson shown while another loads is not taken for it.
+    let file = LocalResource::new(move || {
+        let source = source.get();
+        async move {
+            let source = source.filter(|s| !s.is_empty())?;
             let result = match crate::ui::tables::fetch_bytes(&lesson_url(&source)).await {
                 Err(e) => Err(format!("Could not load the lesson “{source}”: {e}.")),
                 Ok(bytes) => match String::from_utf8(bytes) {
@@ -49,8 +47,13 @@ pub fn LessonFrame() -> impl IntoView {
                         .map_err(|e| format!("The lesson “{source}” cannot be used: {e}.")),
                 },
             };
-            loaded.try_set(Some(result));
-        });
+            Some((source, result))
+        }
+    });
+    let loaded = Signal::derive(move || -> Loaded {
+        let current = source.get();
+        let (from, result) = file.get().flatten()?;
+        (current.as_deref() == Some(from.as_str())).then_some(result)
     });
 
     // The current step, within the lesson.

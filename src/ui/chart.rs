@@ -5,7 +5,7 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use super::context::{AppCtx, ChartPresentation};
+use super::context::{publish, AppCtx, ChartPresentation};
 use super::dom;
 use super::painter::Painter;
 use super::schedule::{self, Slot};
@@ -237,9 +237,7 @@ fn chart_canvas(chart: Chart) -> AnyView {
         // they may describe) only when the chart paints, never in the frame of an input that
         // changed an off-screen chart.
         let name = label.get();
-        if shown_label.with_untracked(|l| *l != name) {
-            shown_label.set(name);
-        }
+        publish(shown_label, name);
         // Out of sight, any change of the state marks the chart stale directly. Otherwise
         // telling it so would first recompute every memo its paint read (that is how a
         // reactive graph learns whether a memo changed): an off-screen chart's data would be
@@ -293,8 +291,8 @@ fn chart_canvas(chart: Chart) -> AnyView {
         let started = dom::now_ms();
         if let Some(r) = paint(&painter) {
             rect.set_value(r);
-            if marks.is_some() && painted.get_untracked() != (r, w, h) {
-                painted.set((r, w, h));
+            if marks.is_some() {
+                publish(painted, (r, w, h));
             }
             // The plotting area in device pixels, for tests that point at a known cell.
             let _ = painter

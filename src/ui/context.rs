@@ -18,6 +18,18 @@ pub struct AppCtx {
     pub layout_tick: RwSignal<u32>,
 }
 
+/// The one way an effect writes a signal other than the state: only when the value changed (an
+/// unchanged value wakes nothing), and never a signal the effect itself reads (that would
+/// loop). A chart's paint effect publishes what it painted (its name, its plotting area) and
+/// `schedule::at_rest` its value this way; an effect that changes the state goes through
+/// [`go_to_state`]. Loads (a lesson file, the MiniLM table) are resources, never started by
+/// an effect or a memo.
+pub fn publish<T: PartialEq + Send + Sync + 'static>(signal: RwSignal<T>, value: T) {
+    if signal.with_untracked(|v| *v != value) {
+        signal.set(value);
+    }
+}
+
 /// Replaces the whole state with `next`, which may show another view. The view is switched
 /// first and the rest of the state follows a frame later: changing both at once would wake the
 /// old view's effects on values that its removal has just disposed.

@@ -133,12 +133,10 @@ pub fn BelowTheFold(
     /// Fetches them: a [`loading!`] of their split point.
     load: fn() -> Loading,
 ) -> impl IntoView {
-    let shown: Vec<bool> = panels.iter().map(|id| panel_visible(id)).collect();
-    if !shown.contains(&true) {
+    if !panels.iter().any(|id| panel_visible(id)) {
         return ().into_any();
     }
-    let full_page = !shown.contains(&false);
-    let shown = StoredValue::new(shown);
+    let full_page = panels.iter().all(|id| panel_visible(id));
     let wanted = RwSignal::new(!full_page || fetched.load(Ordering::Relaxed));
     let retries = RwSignal::new(0u32);
     // Any placeholder near the viewport fetches them all (a jump to the end of the page shows
@@ -157,9 +155,8 @@ pub fn BelowTheFold(
     let placeholders = move |failed: Option<RwSignal<u32>>| {
         panels
             .iter()
-            .zip(shown.get_value())
-            .filter(|&(_, shown)| shown)
-            .map(|(&id, _)| {
+            .filter(|id| panel_visible(id))
+            .map(|&id| {
                 let title = crate::state::registry::panel_title(id).unwrap_or(id);
                 let status = match failed {
                     Some(retries) => view! {

@@ -309,9 +309,7 @@ where
             s.track();
         }
         let next = compute();
-        if out.with_untracked(|o| *o != next) {
-            out.set(next);
-        }
+        super::context::publish(out, next);
         slot.painted(1, 0.0);
     });
     out.read_only()

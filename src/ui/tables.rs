@@ -54,32 +54,36 @@ impl TableStore {
         id
     }
 
-    /// Fetches the MiniLM table once.
+    /// Fetches the MiniLM table once (in a task: see [`TableStore::fetch_minilm`]).
     pub fn load_minilm(self) {
+        leptos::task::spawn_local(self.fetch_minilm());
+    }
+
+    /// Fetches the MiniLM table into the store, unless it is there or on its way; says how it
+    /// went in `minilm_status`.
+    pub async fn fetch_minilm(self) {
         if self.minilm.get_untracked().is_some() || !self.minilm_status.get_untracked().is_empty() {
             return;
         }
         self.minilm_status
             .set("Loading the MiniLM table (384 KB)…".into());
-        wasm_bindgen_futures::spawn_local(async move {
-            match fetch_bytes(MINILM_URL)
-                .await
-                .and_then(|b| Table::from_f16_le(&b, MINILM_ROWS, MINILM_COLS))
-            {
-                Ok(table) => {
-                    let id = self.id();
-                    self.minilm.set(Some(Loaded {
-                        id,
-                        label: "all-MiniLM-L6-v2 (512 × 384)".into(),
-                        table: Arc::new(table),
-                    }));
-                    self.minilm_status.set("loaded".into());
-                }
-                Err(e) => self
-                    .minilm_status
-                    .set(format!("Could not load the table: {e}")),
+        match fetch_bytes(MINILM_URL)
+            .await
+            .and_then(|b| Table::from_f16_le(&b, MINILM_ROWS, MINILM_COLS))
+        {
+            Ok(table) => {
+                let id = self.id();
+                self.minilm.set(Some(Loaded {
+                    id,
+                    label: "all-MiniLM-L6-v2 (512 × 384)".into(),
+                    table: Arc::new(table),
+                }));
+                self.minilm_status.set("loaded".into());
             }
-        });
+            Err(e) => self
+                .minilm_status
+                .set(format!("Could not load the table: {e}")),
+        }
     }
 }
 

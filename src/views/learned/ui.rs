@@ -60,12 +60,22 @@ pub fn LearnedView() -> impl IntoView {
     let state = ctx.state;
     let learned_state = select_state(state, |s| s.learned.clone());
     let source = select(learned_state, |l| l.table);
+    // The MiniLM table is fetched the first time it is chosen: a resource (its value is kept
+    // in the store, for the Compare view too).
+    let minilm = LocalResource::new(move || {
+        let wanted = source.get() == TableSource::MiniLm;
+        async move {
+            if wanted {
+                store.fetch_minilm().await;
+            }
+        }
+    });
     // The table and everything computed from it follow this key: computed when a chart
     // that shows them paints, never merely because a slider moved (a new random table and
     // its statistics cost tens of milliseconds each).
     let table_key = Computed::new(move || match source.get() {
         TableSource::MiniLm => {
-            store.load_minilm();
+            minilm.track();
             [
                 0,
                 store
