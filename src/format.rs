@@ -313,3 +313,14 @@ mod grouped_tests {
         assert_eq!(super::base_text(27183.5), "2.72e4");
     }
 }
+
+/// The first `max` characters of `text`, with an ellipsis when cut.
+pub fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        let mut s: String = text.chars().take(max).collect();
+        s.push('…');
+        s
+    }
+}

@@ -3,11 +3,12 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use pe_lab::render::charts::{
-    draw_heatmap_frame, draw_line_chart, draw_line_parts, series_colour, Band, ColourBar,
-    HeatmapFrame, LineChart, LineParts, PlotRect, Series, SeriesStyle, Theme,
+    draw_line_chart, draw_line_parts, series_colour, Band, LineChart, LineParts, PlotRect, Series,
+    SeriesStyle, Theme,
 };
 use pe_lab::render::colormap::ColorMap;
 use pe_lab::render::envelope::envelope;
+use pe_lab::render::heatmap::{draw_heatmap_frame, ColourBar, HeatmapFrame};
 use plotters::prelude::*;
 
 const W: u32 = 640;

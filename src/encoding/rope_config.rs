@@ -112,7 +112,7 @@ pub fn config_from_json(value: &Json) -> Result<RopeConfig, String> {
     let method = Method::from_name(type_name).ok_or_else(|| {
         format!(
             "The rope type “{}” is not supported here (supported: default, linear, dynamic, yarn, longrope, llama3).",
-            crate::state::params::shorten(type_name, 24)
+            crate::format::shorten(type_name, 24)
         )
     })?;
 

@@ -1,6 +1,5 @@
 //! Chart frames and line charts drawn with plotters on any backend: the browser passes a canvas,
-//! tests pass an SVG string. Heatmap frames (axes and colour bar) are in `heatmap.rs`,
-//! re-exported here.
+//! tests pass an SVG string. Heatmap frames (axes and colour bar) are in `heatmap.rs`.
 //!
 //! Longer than most files here: one line chart is drawn by the functions below together (its
 //! frame, series, bands and legend share one layout), and its tests follow them.
@@ -12,11 +11,6 @@ use plotters::prelude::*;
 
 use super::envelope::{polyline, Column};
 use super::spans::{band_polygon, PixelAxis};
-
-pub use super::heatmap::{
-    colour_bar_width, draw_colour_bar, draw_heatmap_axes, draw_heatmap_frame, ColourBar,
-    HeatmapFrame,
-};
 
 /// Colours and scale of a chart. `scale` is the device pixel ratio: every length is multiplied
 /// by it, so charts are sharp on HiDPI screens.

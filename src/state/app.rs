@@ -3,8 +3,7 @@
 //! in [`super::url`].
 
 use super::params::{read_index_list, shorten, Notices};
-use super::registry::for_each_view;
-use super::View;
+use super::view_list::{for_each_view, View};
 
 /// Light, dark, or whatever the system prefers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

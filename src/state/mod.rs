@@ -3,8 +3,10 @@
 //! folder (`views::<name>::state`); the registry lists the views.
 //!
 //! Layers, each using only those after it: `lesson` → `url` → `registry` → `app` → the
-//! views' states → `params`, `query`.
+//! views' states (`views::<name>::state`) → `about`, `params`, `query`; `view_list` (the list
+//! of views and the `View` enum) under `registry` and `app`.
 
+pub mod about;
 pub mod app;
 pub mod figures;
 pub mod lesson;
@@ -13,6 +15,7 @@ pub mod params;
 pub mod query;
 pub mod registry;
 pub mod url;
+pub mod view_list;
 
 pub use app::{AppState, Highlight, LessonLocation, ThemeChoice};
 pub use params::{Notice, Notices};

@@ -35,16 +35,7 @@ impl Notices {
     }
 }
 
-/// The first `max` characters of `text`, with an ellipsis when cut.
-pub fn shorten(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_string()
-    } else {
-        let mut s: String = text.chars().take(max).collect();
-        s.push('…');
-        s
-    }
-}
+pub use crate::format::shorten;
 
 /// An integer control.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -2,7 +2,7 @@
 //! large matrix never sits whole in wasm memory.
 
 use leptos::prelude::*;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 
 use super::dom;
 use super::widgets::ChartRef;
@@ -11,27 +11,10 @@ use crate::export::{csv, npy};
 /// Chunks handed from Rust to the Blob: large enough to be cheap, small enough to stay bounded.
 const CHUNK_BYTES: usize = 1 << 20;
 
-/// Downloads the chart as a PNG at its device-pixel resolution (in the chunk fetched on first
-/// use: see [`super::lazy::Job`]).
+/// Downloads the chart as a PNG at its device-pixel resolution (by code fetched on first use:
+/// see `ui::svg`).
 pub fn png(chart: ChartRef, filename: &str) {
     super::lazy::run(super::lazy::Job::Png(chart, filename.to_string()));
-}
-
-/// [`png`], once the chart shows the current state (an off-screen chart may not yet: it paints
-/// first).
-pub fn download_png(chart: ChartRef, filename: String) {
-    let Some(c) = chart.canvas() else {
-        return;
-    };
-    super::schedule::when_current(chart.slot(), move || {
-        let on_blob =
-            wasm_bindgen::closure::Closure::once_into_js(move |blob: Option<web_sys::Blob>| {
-                if let Some(blob) = blob {
-                    let _ = dom::download_parts(&js_sys::Array::of1(&blob), "image/png", &filename);
-                }
-            });
-        let _ = c.to_blob(on_blob.unchecked_ref());
-    });
 }
 
 /// Downloads the chart as SVG, drawn by its own paint function on a recording context (see

@@ -76,7 +76,7 @@ pub(crate) use loading;
 /// Work done by code fetched on its first use (the chunk `extras`): the first page carries
 /// only this enum and [`run`].
 pub enum Job {
-    /// Download this chart as PNG (`ui::export`), with this file name.
+    /// Download this chart as PNG (`ui::svg`), with this file name.
     Png(super::widgets::ChartRef, String),
     /// Download this chart as SVG (`ui::svg`), with this file name.
     Svg(super::widgets::ChartRef, String),
@@ -96,7 +96,7 @@ pub enum Job {
 #[cfg_attr(feature = "split", wasm_split_helpers::wasm_split(extras, fallible))]
 fn extras(job: Job) -> Result<(), LoadFailed> {
     match job {
-        Job::Png(chart, filename) => super::export::download_png(chart, filename),
+        Job::Png(chart, filename) => super::svg::download_png(chart, filename),
         Job::Svg(chart, filename) => super::svg::download(chart, filename),
         Job::Snippet(state, panel) => {
             super::dom::copy_text(&crate::snippets::sinusoidal_panel(&state, panel))

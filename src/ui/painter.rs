@@ -10,10 +10,8 @@ use wasm_bindgen::{Clamped, JsCast};
 use super::canvas::Canvas2d;
 use super::dom;
 use super::schedule::{self, Slot};
-use crate::render::charts::{
-    colour_bar_width, draw_colour_bar, draw_heatmap_axes, draw_line_parts, HeatmapFrame, LineChart,
-    LineParts, PlotRect, Theme,
-};
+use crate::render::charts::{draw_line_parts, LineChart, LineParts, PlotRect, Theme};
+use crate::render::heatmap::{colour_bar_width, draw_colour_bar, draw_heatmap_axes, HeatmapFrame};
 use crate::render::raster::SampledGrid;
 
 /// Painting context handed to a chart's paint function.
@@ -303,7 +301,7 @@ const BARS_KEPT: usize = 6;
 /// A canvas of `size` with the colour bar `cb` on the theme's background (see
 /// [`draw_colour_bar`]): kept from before when the same bar was drawn.
 fn colour_bar(
-    cb: &crate::render::charts::ColourBar<'_>,
+    cb: &crate::render::heatmap::ColourBar<'_>,
     size: (u32, u32),
     theme: &Theme,
 ) -> Option<web_sys::HtmlCanvasElement> {

@@ -4,7 +4,8 @@
 //! lines and shapes stay paths. Images a chart puts on its canvas (a heatmap's cells, dense
 //! bands, point markers) become rectangles when they are made of at most
 //! [`MAX_VECTOR_CELLS`] runs of one colour (a heatmap of a few hundred cells), and an embedded
-//! PNG otherwise. Loaded on demand (its own chunk): the first page does not carry it.
+//! PNG otherwise. The PNG export waits here too for a chart to be current. Loaded on demand
+//! (its own chunk): the first page does not carry it.
 
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -222,5 +223,22 @@ pub fn download(chart: ChartRef, filename: String) {
                 dom::download_parts(&js_sys::Array::of1(&svg.into()), "image/svg+xml", &filename);
         }
         Err(e) => web_sys::console::error_2(&"SVG export failed:".into(), &e),
+    });
+}
+
+/// Downloads the chart as a PNG (`ui::export::png`), once it shows the current state (an off-screen chart may not yet: it paints
+/// first).
+pub fn download_png(chart: ChartRef, filename: String) {
+    let Some(c) = chart.canvas() else {
+        return;
+    };
+    super::schedule::when_current(chart.slot(), move || {
+        let on_blob =
+            wasm_bindgen::closure::Closure::once_into_js(move |blob: Option<web_sys::Blob>| {
+                if let Some(blob) = blob {
+                    let _ = dom::download_parts(&js_sys::Array::of1(&blob), "image/png", &filename);
+                }
+            });
+        let _ = c.to_blob(on_blob.unchecked_ref());
     });
 }

@@ -3,11 +3,11 @@
 use leptos::prelude::*;
 
 use crate::render::charts::{
-    series_colour, ColourBar, HeatmapFrame, LineChart, PlotRect, Series, SeriesStyle,
-    REFERENCE_COLOUR,
+    series_colour, LineChart, PlotRect, Series, SeriesStyle, REFERENCE_COLOUR,
 };
 use crate::render::colormap::ColorMap;
 use crate::render::envelope::envelope;
+use crate::render::heatmap::{ColourBar, HeatmapFrame};
 use crate::state::Highlight;
 use crate::ui::context::AppCtx;
 use crate::ui::widgets::{ChartRef, ExportBar, Mark, MarkStyle, Painter};

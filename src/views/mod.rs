@@ -1,10 +1,10 @@
 //! One folder per view, `views/<name>/`: its state (`state.rs`: plain Rust, tested natively)
 //! and, in the browser, its panels (`ui.rs`). Which views there are is the registry's list
-//! (`state::registry::for_each_view!`): the modules here and [`load`] follow it. In release
+//! (`state::view_list::for_each_view!`): the modules here and [`load`] follow it. In release
 //! builds every view but the default one is its own WebAssembly chunk, fetched the first time
 //! the view opens (see `ui::lazy`).
 
-use crate::state::registry::for_each_view;
+use crate::state::view_list::for_each_view;
 
 /// Declares each listed view's module.
 macro_rules! view_modules {
@@ -22,7 +22,7 @@ pub mod common;
 mod load {
     use leptos::prelude::*;
 
-    use crate::state::registry::for_each_view;
+    use crate::state::view_list::for_each_view;
     use crate::state::View;
     use crate::ui::lazy::{loading, on_demand, LoadFailed};
 

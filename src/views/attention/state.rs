@@ -1,9 +1,9 @@
 //! The state of the “Why position?” view (`view=attention`): the permutation demo.
 
 use crate::state::params::{read_choice, read_index_list, Notices};
-use crate::state::registry::{panel, About};
+use crate::state::about::{panel, About};
 
-/// What the registry says of this view: its title, panels and controls.
+/// This view in the registry: its title, panels and controls.
 pub const ABOUT: About = About {
     title: "Why position?",
     panels: &[panel("permutation-demo", "Shuffle the sentence")],

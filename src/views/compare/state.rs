@@ -1,9 +1,9 @@
 //! The state of the Compare view (`view=compare`).
 
 use crate::state::params::{IntSpec, Notices};
-use crate::state::registry::{panel, About};
+use crate::state::about::{panel, About};
 
-/// What the registry says of this view: its title, panels and controls.
+/// This view in the registry: its title, panels and controls.
 pub const ABOUT: About = About {
     title: "Compare",
     panels: &[

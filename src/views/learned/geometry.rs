@@ -21,7 +21,7 @@ use crate::ui::widgets::{
 use crate::views::common::{
     line_series, paint_lines, ExportButtons,
 };
-use super::ui::{LearnedShared, stem};
+use super::shared::{LearnedShared, stem};
 
 #[component]
 pub(super) fn PcaPanel(shared: LearnedShared) -> impl IntoView {

@@ -1,9 +1,9 @@
 //! The state of the Learned view (`view=learned`): which table, and how much of it.
 
 use crate::state::params::{read_choice, IntSpec, Notices};
-use crate::state::registry::{panel, About};
+use crate::state::about::{panel, About};
 
-/// What the registry says of this view: its title, panels and controls.
+/// This view in the registry: its title, panels and controls.
 pub const ABOUT: About = About {
     title: "Learned",
     panels: &[

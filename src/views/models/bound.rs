@@ -23,7 +23,7 @@ use crate::ui::widgets::{
 };
 use crate::views::common::{paint_lines, ExportButtons};
 use super::curves::cos_mean_columns;
-use super::ui::rope_models;
+use super::shared::rope_models;
 
 /// Term evaluations (a term is one pair at one `m`) a scan may take in one paint while a
 /// slider moves, and at rest.

@@ -17,7 +17,7 @@ use crate::ui::widgets::{
     panel_visible, ChartCanvas, ChartRef, Painter, Panel,
 };
 use crate::views::common::{paint_lines, ExportButtons};
-use super::ui::{nothing_selected, selected_freqs};
+use super::shared::{nothing_selected, selected_freqs};
 
 #[component]
 pub(super) fn WavelengthsPanel() -> impl IntoView {

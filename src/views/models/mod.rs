@@ -10,6 +10,8 @@ mod bound;
 #[cfg(target_arch = "wasm32")]
 mod curves;
 #[cfg(target_arch = "wasm32")]
+mod shared;
+#[cfg(target_arch = "wasm32")]
 mod ui;
 #[cfg(target_arch = "wasm32")]
 pub use ui::*;

@@ -7,26 +7,21 @@
 
 use leptos::prelude::*;
 
+use super::shared::rope_models;
+
 use crate::export::csv;
 use crate::format::{base_text, escape_html, grouped};
 use crate::gallery::{ModelRow, Scheme, MODELS};
-use crate::render::charts::LineChart;
-use super::state::{ModelsState, MAX_MODELS};
+use super::state::MAX_MODELS;
 use crate::state::View;
-use crate::ui::context::{select_state, AppCtx, Computed};
+use crate::ui::context::{select_state, AppCtx};
 use crate::ui::export;
 use crate::ui::widgets::{
-    control_class, panel_visible, Painter, Panel,
+    control_class, panel_visible, Panel,
 };
-use crate::views::common::paint_lines;
 
 use super::bound::{BoundPanel, MinBasePanel};
 use super::curves::{ScoresPanel, WavelengthsPanel};
-
-/// The gallery's RoPE rows.
-pub(super) fn rope_models() -> impl Iterator<Item = &'static ModelRow> {
-    MODELS.iter().filter(|m| m.scheme == Scheme::Rope)
-}
 
 /// The view.
 #[component]
@@ -279,36 +274,6 @@ fn ModelPicker() -> impl IntoView {
     .into_any()
 }
 
-/// The selected models' frequencies: (row, after scaling, without).
-type Freqs = Vec<(&'static ModelRow, Vec<f64>, Vec<f64>)>;
-
-pub(super) fn selected_freqs(state: RwSignal<crate::state::AppState>) -> Computed<Freqs> {
-    let models = select_state(state, |s| s.models.models.clone());
-    Computed::fresh(move || {
-        let s = ModelsState {
-            models: models.get(),
-            ..ModelsState::default()
-        };
-        s.rope_rows()
-            .into_iter()
-            .filter_map(|m| Some((m, m.scaled()?.inv_freq, m.unscaled()?)))
-            .collect()
-    })
-}
-
-pub(super) fn nothing_selected(p: &Painter) -> Option<crate::render::charts::PlotRect> {
-    let chart = LineChart {
-        x_label: "choose models with “Draw together” above".into(),
-        y_label: String::new(),
-        x_range: (0.0, 1.0),
-        y_range: (0.0, 1.0),
-        y_log: false,
-        x_log: false,
-        series: vec![],
-        bands: vec![],
-    };
-    paint_lines(p, &chart)
-}
 
 /// This view's styles, fetched with its code.
 const MODELS_CSS: &str = r#"

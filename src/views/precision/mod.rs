@@ -7,6 +7,8 @@ pub mod state;
 #[cfg(target_arch = "wasm32")]
 mod scores;
 #[cfg(target_arch = "wasm32")]
+mod shared;
+#[cfg(target_arch = "wasm32")]
 mod ui;
 #[cfg(target_arch = "wasm32")]
 pub use ui::*;

@@ -16,7 +16,7 @@ use crate::ui::widgets::{
     panel_visible, ChartCanvas, ChartRef, Painter, Panel,
 };
 use crate::views::common::{paint_lines, stride_note, ExportButtons};
-use super::ui::{ERROR_FLOOR, ERROR_SAMPLES, finite_series, only};
+use super::shared::{ERROR_FLOOR, ERROR_SAMPLES, finite_series, only};
 
 /// Rotations (one per key position) the score chart may compute per path and frame.
 const SCORE_BUDGET: u64 = 60_000;

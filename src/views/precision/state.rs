@@ -3,9 +3,9 @@
 
 use crate::state::params::{FloatSpec, IntSpec, Notices};
 use crate::encoding::precision::Path;
-use crate::state::registry::{panel, About};
+use crate::state::about::{panel, About};
 
-/// What the registry says of this view: its title, panels and controls.
+/// This view in the registry: its title, panels and controls.
 pub const ABOUT: About = About {
     title: "Precision",
     panels: &[

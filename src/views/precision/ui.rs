@@ -3,10 +3,12 @@
 
 use leptos::prelude::*;
 
+use super::shared::{ERROR_FLOOR, finite_series, only};
+
 use super::scores::{ErrorPanel, ScorePanel};
 
 use crate::encoding::precision::{
-    self as precision, distinct_positions, inv_freq, rotation,
+    distinct_positions, inv_freq, rotation,
     wrapped_difference, Path,
 };
 use crate::export::csv;
@@ -14,20 +16,15 @@ use crate::render::charts::{fit_y_range, LineChart, Series, SeriesStyle};
 use crate::state::params::toggle_in_order;
 use super::state::{PrecisionState, MAX_POS, PRECISION_PRESETS, PREC_HEAD_DIM, PREC_M, PREC_MAX_DIST, PREC_POS, PREC_THETA};
 use crate::state::AppState;
-use crate::ui::context::{select_state, AppCtx, Computed, Keyed};
+use crate::ui::context::{select_state, AppCtx, Keyed};
 use crate::ui::export;
 use crate::ui::widgets::{
     control_class, panel_visible, ChartCanvas, ChartRef, Painter, Panel, StateRange,
 };
-use crate::views::common::{line_series, paint_lines, ExportButtons};
+use crate::views::common::{paint_lines, ExportButtons};
 
 /// Positions shown on each side of `pos` in the positions panel.
 const WINDOW: u64 = 40;
-/// Positions sampled (log-spaced, 1 to 2^26) in the error panel.
-pub(super) const ERROR_SAMPLES: usize = 160;
-/// Angle errors below this are drawn at it (a log axis has no zero).
-pub(super) const ERROR_FLOOR: f64 = precision::ERROR_FLOOR_RAD;
-
 /// What a path is, in a few words, for legends and text.
 fn path_label(p: Path) -> &'static str {
     match p {
@@ -39,10 +36,6 @@ fn path_label(p: Path) -> &'static str {
     }
 }
 
-/// The series colour of a path (fixed, so a path keeps its colour whatever is selected).
-fn path_colour(p: Path) -> usize {
-    Path::ALL.iter().position(|&q| q == p).unwrap_or(0)
-}
 
 /// Where a path stops giving finite numbers, said in words (empty when it never does).
 fn breaks_note(p: Path) -> &'static str {
@@ -50,24 +43,6 @@ fn breaks_note(p: Path) -> &'static str {
         Path::Fp16Seq => crate::captions::PRECISION_FP16_INF,
         _ => "",
     }
-}
-
-/// Points of `ys` at `xs`, keeping only finite values (inf and NaN become gaps).
-pub(super) fn finite_series(
-    name: String,
-    p: Path,
-    xs: &[f64],
-    ys: &[f64],
-    px: usize,
-    style: SeriesStyle,
-) -> Series {
-    let (fx, fy): (Vec<f64>, Vec<f64>) = xs
-        .iter()
-        .zip(ys)
-        .filter(|(_, y)| y.is_finite())
-        .map(|(&x, &y)| (x, y))
-        .unzip();
-    line_series(name, path_colour(p), &fy, |n| fx[n], px, style)
 }
 
 /// The Precision view.
@@ -157,15 +132,6 @@ fn PathPicker() -> impl IntoView {
                 .collect_view()}
         </fieldset>
     }
-}
-
-/// The part of the state a panel's data depends on (the other fields set to a constant): its
-/// data is not recomputed, nor its chart repainted, when only the other fields move.
-pub(super) fn only(
-    precision_state: Memo<PrecisionState>,
-    keep: fn(&PrecisionState) -> PrecisionState,
-) -> Computed<PrecisionState> {
-    Computed::new(move || precision_state.with(keep))
 }
 
 pub(super) fn stem(s: &PrecisionState, panel: &str) -> String {

@@ -20,7 +20,7 @@ use crate::views::common::{
     copier, heatmap_frame, line_series, paint_lines, reference_line, stride_note,
     ExportButtons,
 };
-use super::ui::{snippet, stem, RopeShared};
+use super::shared::{snippet, stem, RopeShared};
 
 /// Points per overlaid query position in `rope-score-distance`.
 const OVERLAY_POINTS: usize = 48;

@@ -2,9 +2,9 @@
 
 use crate::encoding::rope::{rotary_dim, PairLayout, Rope, SeededNormal};
 use crate::state::params::{read_choice, read_index_list, shorten, FloatSpec, IntSpec, Notices};
-use crate::state::registry::{panel, About};
+use crate::state::about::{panel, About};
 
-/// What the registry says of this view: its title, panels and controls.
+/// This view in the registry: its title, panels and controls.
 pub const ABOUT: About = About {
     title: "RoPE",
     panels: &[

@@ -4,9 +4,9 @@ use crate::views::rope::state::{format_vector, read_even, HEAD_DIM, PARTIAL, THE
 use crate::encoding::rope::{rotary_dim, Method, ScalingParams};
 use crate::encoding::rope_config::RopeConfig;
 use crate::state::params::{read_choice, shorten, FloatSpec, IntSpec, Notices};
-use crate::state::registry::{panel, About};
+use crate::state::about::{panel, About};
 
-/// What the registry says of this view: its title, panels and controls.
+/// This view in the registry: its title, panels and controls.
 pub const ABOUT: About = About {
     title: "Context extension",
     panels: &[

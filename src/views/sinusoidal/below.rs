@@ -23,7 +23,7 @@ use crate::views::common::{
 };
 
 use super::offset::{IndexPanel, OffsetPanel};
-use super::ui::{PanelExports, Shared};
+use super::shared::{PanelExports, Shared};
 
 /// The panels below the fold (see `BelowTheFold`).
 #[component]

@@ -10,6 +10,8 @@ mod below;
 #[cfg(target_arch = "wasm32")]
 mod offset;
 #[cfg(target_arch = "wasm32")]
+mod shared;
+#[cfg(target_arch = "wasm32")]
 mod ui;
 #[cfg(target_arch = "wasm32")]
 pub use ui::*;

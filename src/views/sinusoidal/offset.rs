@@ -22,7 +22,7 @@ use crate::views::common::{
     heatmap_frame, line_series, paint_lines, DataTable,
 };
 
-use super::ui::PanelExports;
+use super::shared::PanelExports;
 
 /// Positions sampled for the offset residual (bounded work at any size).
 const RESIDUAL_POSITIONS: usize = 24;

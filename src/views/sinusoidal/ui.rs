@@ -7,6 +7,8 @@ use std::sync::atomic::AtomicBool;
 
 use leptos::prelude::*;
 
+use super::shared::{Shared, PanelExports, column_name};
+
 use crate::encoding::sinusoidal::{column_of, column_role, ColumnKind};
 use crate::encoding::{Layout, Sinusoid};
 use crate::export::csv;
@@ -23,7 +25,6 @@ use crate::ui::widgets::{
 };
 use crate::views::common::{
     heatmap_frame, highlight_marks_mapped, line_series, paint_lines,
-    ExportButtons,
 };
 
 on_demand!(sinusoidal_below, super::below::BelowPanels);
@@ -33,12 +34,6 @@ const BELOW: [&str; 4] = ["pe-spectrum", "pe-similarity", "pe-offset", "pe-index
 
 /// Whether the panels below the fold have been fetched.
 static FETCHED: AtomicBool = AtomicBool::new(false);
-
-/// The name of a column for legends and CSV headers: `col4_sin_i2`.
-pub(super) fn column_name(pe: &Sinusoid, col: usize) -> String {
-    let (i, kind) = pe.role(col);
-    format!("col{col}_{}_i{i}", kind.name())
-}
 
 /// The Sinusoidal view.
 #[component]
@@ -85,37 +80,6 @@ pub fn SinusoidalView() -> impl IntoView {
             </div>
         </div>
     }
-}
-
-/// What the view's panels share, handed to the panels below the fold by context (a split
-/// point takes no arguments).
-#[derive(Clone, Copy)]
-pub(super) struct Shared {
-    pub(super) pe: Computed<Sinusoid>,
-    pub(super) seq_len: Memo<usize>,
-    pub(super) sinusoidal_state: Memo<SinusoidalState>,
-    /// The column under the pointer, shared by the heatmap and the column loop of `pe-index`.
-    pub(super) focus_col: RwSignal<Option<usize>>,
-}
-
-/// The export buttons of a Sinusoidal panel.
-#[component]
-pub(super) fn PanelExports(
-    panel: &'static str,
-    canvas: ChartRef,
-    sinusoidal_state: Memo<SinusoidalState>,
-    csv: Callback<()>,
-    #[prop(default = None)] npy: Option<(Signal<bool>, Callback<()>)>,
-) -> impl IntoView {
-    let stem = Signal::derive(move || {
-        sinusoidal_state.with(|s| format!("{panel}_seq{}_d{}_base{}", s.seq_len, s.d_model, s.base))
-    });
-    // The Python is fetched with the exports' code the first time (the first page does not
-    // carry it), then copied.
-    let snippet = Callback::new(move |_| {
-        crate::ui::lazy::run(crate::ui::lazy::Job::Snippet(sinusoidal_state.get_untracked(), panel));
-    });
-    view! { <ExportButtons chart=canvas stem=stem csv=csv npy=npy snippet=snippet/> }
 }
 
 #[component]
@@ -429,4 +393,3 @@ fn CurvesPanel(
     }
     .into_any()
 }
-
