@@ -6,6 +6,9 @@
 //! `α` the attention factor, which multiplies cos and sin (so scores scale by `α²`).
 //! Pairing layouts: interleaved (dims `2j, 2j+1`: RoFormer, GPT-J) and half-split
 //! (`rotate_half`, dims `j, j + D/2`: HF LLaMA, GPT-NeoX). Dims at or past `D` pass through.
+//!
+//! About 600 lines with its tests: the scaling methods share the frequency code here, and
+//! each follows its transformers function line by line.
 
 use std::f64::consts::TAU;
 
