@@ -243,12 +243,18 @@ async function belowTheFold(page, sliders) {
     for (const id of sliders) {
       const before = canvases.map(hash);
       const el = document.getElementById(id);
+      const start = el.value;
       const [lo, hi] = [Number(el.min), Number(el.max)];
       el.value = String(Number(el.value) > (lo + hi) / 2 ? lo + 0.2 * (hi - lo) : lo + 0.8 * (hi - lo));
       el.dispatchEvent(new Event('input', { bubbles: true }));
       await settle();
       const changed = canvases.filter((c, i) => hash(c) !== before[i]);
       if (changed.length && !changed.some(inView)) out[id] = changed[0].closest('[data-panel]')?.dataset.panel;
+      // Back to where it was: the next slider is probed in the state it is measured in (a
+      // value of one can make another change nothing, as m clamps Precision's max_dist).
+      el.value = start;
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      await settle();
     }
     return out;
   }, sliders);
