@@ -71,9 +71,9 @@ impl Slot {
         on_cleanup(move || {
             schedule(|s| s.remove(id));
             TURNS.with_borrow_mut(|t| t.retain(|(x, _)| *x != id));
-            publish();
+            publish_counts();
         });
-        publish();
+        publish_counts();
         Slot {
             id,
             turn,
@@ -100,7 +100,7 @@ impl Slot {
     pub fn dirty(&self) {
         let asks = schedule(|s| s.dirty(self.id, dom::now_ms()));
         ask(asks);
-        publish();
+        publish_counts();
     }
 
     /// Device pixels per image pixel for this turn's paint ([`Scheduler::coarseness`]).
@@ -123,14 +123,14 @@ impl Slot {
     pub fn painted(&self, coarse: usize, ms: f64) {
         let asks = schedule(|s| s.painted(self.id, coarse, ms, dom::now_ms()));
         ask(asks);
-        publish();
+        publish_counts();
     }
 
     /// As [`Slot::painted`], for a paint from quick data ([`Scheduler::painted_quick`]).
     pub fn painted_quick(&self, coarse: usize, ms: f64) {
         let asks = schedule(|s| s.painted_quick(self.id, coarse, ms, dom::now_ms()));
         ask(asks);
-        publish();
+        publish_counts();
     }
 
     /// Whether the chart is in the viewport.
@@ -176,7 +176,7 @@ fn ask(asks: Asks) {
         after_effects(Box::new(|| {
             let turns = schedule(|s| s.turns());
             give_turns(&turns);
-            publish();
+            publish_counts();
         }));
     }
 }
@@ -208,7 +208,7 @@ fn frame() {
             std::time::Duration::ZERO,
         );
     }
-    publish();
+    publish_counts();
 }
 
 /// An idle period: the scheduler may give one chart its turn.
@@ -229,7 +229,7 @@ pub fn apply_in_frame(control: u32, apply: impl FnOnce() + 'static) {
     install_flush();
     let asks = schedule(|s| s.input(control, Box::new(apply), dom::now_ms()));
     ask(asks);
-    publish();
+    publish_counts();
 }
 
 /// Applies the slider values still waiting for a frame, now. Whether there were any (their
@@ -241,7 +241,7 @@ pub fn flush_inputs() -> bool {
         apply();
     }
     if any {
-        publish();
+        publish_counts();
         after_effects(Box::new(|| schedule(|s| s.effects_ran())));
     }
     any
@@ -327,13 +327,13 @@ pub fn when_current(slot: ChartId, f: impl FnOnce() + 'static) {
         }
         Export::Wait(asks) => ask(asks),
     }
-    publish();
+    publish_counts();
 }
 
 /// Work other than charts that waits for the controls to rest counts as pending too.
 pub fn other_pending(delta: i32) {
     schedule(|s| s.other_pending(delta));
-    publish();
+    publish_counts();
 }
 
 /// The schedule's counts on `window.__peLab`: `pending` (charts not yet showing the current
@@ -341,7 +341,7 @@ pub fn other_pending(delta: i32) {
 /// canvases or reading the URL), `appliedFrames` and `neededFrames` (frames that applied
 /// values, and those in which a chart on screen had to change), and `framePaintMs` (what the
 /// charts painted since the last frame began cost: the benchmark's breakdown of a move).
-fn publish() {
+fn publish_counts() {
     let (pending, (applied, needed), paint_ms) =
         schedule(|s| (s.pending(), s.frame_counts(), s.frame_paint_ms()));
     dom::set_record("pending", f64::from(pending));
