@@ -73,7 +73,7 @@ test('the angles CSV has exactly the issue’s columns and the paths’ values, 
 
 test('bfloat16 stores 257 as 256: the positions panel says how many positions each path tells apart', async () => {
   const { page, context } = await openApp(app.browser, `${app.server.url}?view=precision&pos=270&paths=exact,bf16_cache`);
-  assert.match(await page.locator('[data-panel="precision-positions"] .readout').innerText(), /exact: 271 · bf16_cache: 264/);
+  assert.match(await page.locator('[data-panel="precision-positions"] .readout').innerText(), /exact \(float64\): 271 · GPT-NeoX bfloat16 cache: 264/);
   const { rows } = await csvOf(page, 'precision-positions');
   const at = Object.fromEntries(rows.map((r) => [r[0], r[2]]));
   assert.equal(at['257'], '256');

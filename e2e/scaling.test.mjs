@@ -63,7 +63,7 @@ test('every control moves the charts and the URL', async () => {
 
 test('model presets and a pasted config set the controls', async () => {
   const { page, context } = await openApp(app.browser, `${app.server.url}?view=scaling`);
-  await page.locator('#ctl-preset').selectOption('Llama-3.1-8B');
+  await page.locator('#ctl-preset').selectOption('llama-3.1-8b');
   await settle(page);
   let q = query(page);
   assert.deepEqual([q.get('method'), q.get('theta'), q.get('factor'), q.get('orig_ctx'), q.get('head_dim')], ['none,llama3', '500000', '8', '8192', '128']);

@@ -127,6 +127,10 @@ test('"show data as table" shows the first rows of exactly the CSV, and follows 
   const row1 = await table.locator('tbody tr').nth(1).locator('td').allTextContents();
   // Position 1: PE[1, 0] = sin(1), PE[1, 1] = cos(1).
   assert.ok(Math.abs(Number(row1[0]) - Math.sin(1)) < 1e-12 && Math.abs(Number(row1[1]) - Math.cos(1)) < 1e-12);
+  // Headers in words, each with the CSV's name under it.
+  const head = await table.locator('thead th').allTextContents();
+  assert.equal(head[0], 'column 0: sin, pair 0col0_sin_i0');
+  assert.equal(await table.locator('thead th').nth(3).locator('code').textContent(), 'col3_cos_i1');
   // Several quick moves: the table follows once the controls rest.
   for (const d of [12, 10, 8]) await slide(page, '[data-control="d_model"] input[type=range]', d);
   await page.waitForFunction(() => /50 of 64 rows, 8 of 8 columns/.test(document.querySelector('[data-panel="pe-heatmap"] table.data caption')?.textContent ?? ''));

@@ -49,9 +49,13 @@ pub struct ModelRow {
     pub theta: f64,
     /// The scaling, as the config names it ("" for none).
     pub scaling: &'static str,
-    /// The context it was pre-trained at, and the context it is published for.
+    /// L₀, the context its scaling starts from (its config's `original_max_position_embeddings`,
+    /// or for an unscaled model its `max_position_embeddings`), and the context it is
+    /// published for.
     pub original_ctx: usize,
     pub context: usize,
+    /// Where L₀ comes from when the config does not name it (empty: from the config).
+    pub original_ctx_source: &'static str,
     /// Layers without positional encoding, if any.
     pub nope: &'static str,
     /// What else a reader needs (other layers' settings, what was not sourced).
@@ -77,6 +81,7 @@ pub const MODELS: [ModelRow; 14] = [
         scaling: "",
         original_ctx: 1024,
         context: 1024,
+        original_ctx_source: "",
         nope: "",
         note: "A table of 1,024 learned vectors: no position past 1,023 has one.",
         config: r#"{"model_type": "gpt2", "n_ctx": 1024, "n_embd": 768, "n_head": 12, "n_layer": 12, "n_positions": 1024}"#,
@@ -94,8 +99,9 @@ pub const MODELS: [ModelRow; 14] = [
         scaling: "",
         original_ctx: 512,
         context: 512,
+        original_ctx_source: "",
         nope: "",
-        note: "The table the Learned view shows.",
+        note: "The table the Learned view shows: 512 rows. Its model card says inputs are cut at 256 word pieces by default and that it was fine-tuned on sequences of at most 128.",
         config: r#"{"model_type": "bert", "hidden_size": 384, "num_attention_heads": 12, "max_position_embeddings": 512, "position_embedding_type": "absolute"}"#,
         source: "sentence-transformers/all-MiniLM-L6-v2 config.json, as copied in aryn-ai/sycamore (a script registering the model); the table itself ships with PE Lab (assets/, see its provenance note).",
     },
@@ -111,6 +117,7 @@ pub const MODELS: [ModelRow; 14] = [
         scaling: "",
         original_ctx: 2048,
         context: 2048,
+        original_ctx_source: "",
         nope: "",
         note: "No position vectors at all: each head adds −slope·distance to its scores.",
         config: r#"{"hidden_size": 14336, "n_head": 112, "n_layer": 70, "seq_length": 2048, "position_embedding_type": "alibi"}"#,
@@ -128,6 +135,7 @@ pub const MODELS: [ModelRow; 14] = [
         scaling: "",
         original_ctx: 2048,
         context: 2048,
+        original_ctx_source: "",
         nope: "",
         note: "Only the first 64 of each head's 256 dimensions rotate; the other 192 carry no position.",
         config: r#"{"model_type": "gptj", "n_embd": 4096, "n_head": 16, "rotary_dim": 64, "n_positions": 2048}"#,
@@ -145,6 +153,7 @@ pub const MODELS: [ModelRow; 14] = [
         scaling: "",
         original_ctx: 2048,
         context: 2048,
+        original_ctx_source: "",
         nope: "",
         note: "rotary_pct 0.25: 24 of each head's 96 dimensions rotate.",
         config: r#"{"model_type": "gpt_neox", "hidden_size": 6144, "num_attention_heads": 64, "rotary_pct": 0.25, "rotary_emb_base": 10000, "max_position_embeddings": 2048}"#,
@@ -162,6 +171,7 @@ pub const MODELS: [ModelRow; 14] = [
         scaling: "",
         original_ctx: 4096,
         context: 4096,
+        original_ctx_source: "",
         nope: "",
         note: "Meta's code pairs neighbours (interleaved); the Hugging Face checkpoint permutes q and k at conversion and pairs halves, with the same scores.",
         config: r#"{"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 4096, "rope_scaling": null}"#,
@@ -179,8 +189,9 @@ pub const MODELS: [ModelRow; 14] = [
         scaling: "",
         original_ctx: 32768,
         context: 32768,
+        original_ctx_source: "",
         nope: "",
-        note: "v0.1 had base 10,000 and a 4,096-token sliding window; v0.3 has base 1e6 and none.",
+        note: "v0.1 had base 10,000 and a 4,096-token sliding window; v0.3 has base 1e6 and none. No scaling: L₀ is its max_position_embeddings; the sources read do not state the length it was trained at.",
         config: r#"{"model_type": "mistral", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 32768, "rope_theta": 1000000.0, "sliding_window": null}"#,
         source: "mistralai/Mistral-7B-v0.3 config.json, as copied in mlc-ai/mlc-llm model_preset.py @79d603f0 (\"mistral_7b_v03\").",
     },
@@ -196,6 +207,7 @@ pub const MODELS: [ModelRow; 14] = [
         scaling: "llama3: factor 8, low_freq_factor 1, high_freq_factor 4",
         original_ctx: 8192,
         context: 131072,
+        original_ctx_source: "",
         nope: "",
         note: "Pairs slower than 8,192 positions per turn are divided by 8, faster than 2,048 are kept, and those between blend.",
         config: r#"{"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 131072, "rope_theta": 500000.0, "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0, "original_max_position_embeddings": 8192, "rope_type": "llama3"}}"#,
@@ -213,6 +225,7 @@ pub const MODELS: [ModelRow; 14] = [
         scaling: "yarn: factor 4 (added for inputs over 32,768 tokens)",
         original_ctx: 32768,
         context: 131072,
+        original_ctx_source: "",
         nope: "",
         note: "The published config has no rope_scaling; Qwen's documentation says to add this YaRN entry for longer inputs.",
         config: r#"{"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 32768, "rope_theta": 1000000.0, "rope_scaling": {"factor": 4.0, "original_max_position_embeddings": 32768, "type": "yarn"}}"#,
@@ -230,6 +243,7 @@ pub const MODELS: [ModelRow; 14] = [
         scaling: "longrope: one searched factor per pair, a short and a long list of 48",
         original_ctx: 4096,
         context: 131072,
+        original_ctx_source: "",
         nope: "",
         note: "LongRoPE divides each pair's frequency by its own factor: the short list up to 4,096 tokens, the long one beyond (drawn here).",
         config: r#"{"model_type": "phi3", "hidden_size": 3072, "num_attention_heads": 32, "max_position_embeddings": 131072, "original_max_position_embeddings": 4096, "rope_theta": 10000.0, "rope_scaling": {"long_factor": [1.0800000429153442, 1.1100000143051147, 1.1399999856948853, 1.340000033378601, 1.5899999141693115, 1.600000023841858, 1.6200000047683716, 2.620000123977661, 3.2300000190734863, 3.2300000190734863, 4.789999961853027, 7.400000095367432, 7.700000286102295, 9.09000015258789, 12.199999809265137, 17.670000076293945, 24.46000099182129, 28.57000160217285, 30.420001983642578, 30.840002059936523, 32.590003967285156, 32.93000411987305, 42.320003509521484, 44.96000289916992, 50.340003967285156, 50.45000457763672, 57.55000305175781, 57.93000411987305, 58.21000289916992, 60.1400032043457, 62.61000442504883, 62.62000274658203, 62.71000289916992, 63.1400032043457, 63.1400032043457, 63.77000427246094, 63.93000411987305, 63.96000289916992, 63.970001220703125, 64.02999877929688, 64.06999969482422, 64.08000183105469, 64.12000274658203, 64.41000366210938, 64.4800033569336, 64.51000213623047, 64.52999877929688, 64.83999633789062], "short_factor": [1.0, 1.0199999809265137, 1.0299999713897705, 1.0299999713897705, 1.0499999523162842, 1.0499999523162842, 1.0499999523162842, 1.0499999523162842, 1.0499999523162842, 1.0699999332427979, 1.0999999046325684, 1.1099998950958252, 1.1599998474121094, 1.1599998474121094, 1.1699998378753662, 1.2899998426437378, 1.339999794960022, 1.679999828338623, 1.7899998426437378, 1.8199998140335083, 1.8499997854232788, 1.8799997568130493, 1.9099997282028198, 1.9399996995925903, 1.9899996519088745, 2.0199997425079346, 2.0199997425079346, 2.0199997425079346, 2.0199997425079346, 2.0199997425079346, 2.0199997425079346, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0799996852874756, 2.0899996757507324, 2.189999580383301, 2.2199995517730713, 2.5899994373321533, 2.729999542236328, 2.749999523162842, 2.8399994373321533], "type": "longrope"}}"#,
@@ -245,10 +259,11 @@ pub const MODELS: [ModelRow; 14] = [
         layout: Some(PairLayout::Half),
         theta: 1e6,
         scaling: "linear: factor 8 (global layers only)",
-        original_ctx: 131072,
+        original_ctx: 32768,
         context: 131072,
+        original_ctx_source: "Gemma Team, Gemma 3 Technical Report (2025), §5.3: “we pre-train our models with 32K sequences and then scale the 4B, 12B, and 27B models up to 128K tokens at the end of pre-training while rescaling RoPE … a scaling factor of 8”; the same in huggingface/blog gemma3.md @0130f12a.",
         nope: "",
-        note: "Two RoPEs: 1 layer in 6 is global (base 1e6, frequencies divided by 8, drawn here); the other 5 attend within 1,024 tokens with base 10,000 and no scaling. No original context is named (L₀ here is max_position_embeddings); the pre-training length was not found in the sources read.",
+        note: "Two RoPEs: 1 layer in 6 is global (base 1e6, frequencies divided by 8, drawn here); the other 5 attend within 1,024 tokens with base 10,000 and no scaling. Pre-trained on 32K-token sequences, then its global layers were rescaled ×8 for 128K at the end of pre-training; its config names no original context, so L₀ is from the technical report. 8 × 32K = 256K: the factor reaches past the published context.",
         config: r#"{"model_type": "gemma3_text", "hidden_size": 2560, "num_attention_heads": 8, "head_dim": 256, "max_position_embeddings": 131072, "rope_theta": 1000000.0, "rope_local_base_freq": 10000.0, "rope_scaling": {"factor": 8.0, "rope_type": "linear"}, "sliding_window": 1024, "sliding_window_pattern": 6}"#,
         source: "Not a config.json copy: the values of transformers models/gemma3/convert_gemma3_weights.py _VARIANTS (gemma3_4b: full_attention linear factor 8, sliding_window 1024) @0d7e95d9 and Gemma3TextConfig's defaults (131072, sliding_window_pattern 6), matching google/gemma_pytorch gemma/config.py get_config_for_4b (rope_wave_length 10_000 local, 1_000_000 global, rope_scaling_factor 8) @014acb7a.",
     },
@@ -264,10 +279,11 @@ pub const MODELS: [ModelRow; 14] = [
         scaling: "yarn: factor 40, β_fast 32, β_slow 1, mscale 1, mscale_all_dim 1",
         original_ctx: 4096,
         context: 131072,
+        original_ctx_source: "",
         nope: "",
-        note: "Decoupled RoPE: each head's query and key are 128 dimensions without position plus 64 that rotate (one rotating key shared by all heads); the YaRN settings apply to those 64.",
+        note: "Decoupled RoPE: each head's query and key are 128 dimensions without position plus 64 that rotate (one rotating key shared by all heads); the YaRN frequencies apply to those 64. Its temperature is not on cos and sin (α = 1, as mscale = mscale_all_dim): DeepSeek's attention multiplies the whole softmax scale by (0.1·ln 40 + 1)² ≈ 1.87 instead.",
         config: r#"{"model_type": "deepseek_v3", "hidden_size": 7168, "num_attention_heads": 128, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "max_position_embeddings": 163840, "rope_theta": 10000, "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 1.0, "mscale_all_dim": 1.0, "original_max_position_embeddings": 4096, "type": "yarn"}}"#,
-        source: "deepseek-ai/DeepSeek-V3 config.json, as copied in NVIDIA-NeMo/Megatron-Bridge tests/unit_tests/models/deepseek/test_deepseek_bridges.py @0e15d4d3; interleaved pairs (view_as_complex): deepseek-ai/DeepSeek-V3 inference/model.py @9b4e9788; 128K: its README.md.",
+        source: "deepseek-ai/DeepSeek-V3 config.json, as copied in NVIDIA-NeMo/Megatron-Bridge tests/unit_tests/models/deepseek/test_deepseek_bridges.py @0e15d4d3; interleaved pairs (view_as_complex) and the softmax scale multiplied by mscale² (MLA.__init__): deepseek-ai/DeepSeek-V3 inference/model.py @9b4e9788; 128K: its README.md.",
     },
     ModelRow {
         id: "llama-4-scout",
@@ -281,10 +297,11 @@ pub const MODELS: [ModelRow; 14] = [
         scaling: "llama3: factor 16, low_freq_factor 1, high_freq_factor 1",
         original_ctx: 8192,
         context: 10485760,
+        original_ctx_source: "",
         nope: "every 4th layer (the 4th, 8th, …): no positional encoding (NoPE), full attention",
-        note: "The RoPE layers attend within chunks of 8,192 tokens; only the layers without positions see the whole context. Some Hugging Face config revisions show factor 8 and high_freq_factor 4 instead; Meta's code, which names Scout, gives these.",
+        note: "The RoPE layers attend within chunks of 8,192 tokens; only the layers without positions see the whole context. L₀ = 8,192 is the original context of the scaling formula, kept from Llama 3 (old_context_len in Meta's code), not Scout's training length: Meta says Scout was pre-trained and post-trained with a 256K context. Some Hugging Face config revisions show factor 8 and high_freq_factor 4 instead; Meta's code, which names Scout, gives these.",
         config: r#"{"model_type": "llama4_text", "hidden_size": 5120, "num_attention_heads": 40, "head_dim": 128, "max_position_embeddings": 10485760, "rope_theta": 500000.0, "rope_scaling": {"factor": 16.0, "high_freq_factor": 1.0, "low_freq_factor": 1.0, "original_max_position_embeddings": 8192, "rope_type": "llama3"}, "no_rope_layer_interval": 4, "attention_chunk_size": 8192}"#,
-        source: "meta-llama/llama-models models/llama4/args.py and model.py @a9c89c47 (Scout's scaled RoPE: factor 16, high_freq_factor 1, low_freq_factor 1, old_context_len 8192; nope_layer_interval; view_as_complex); 10M context: transformers models/llama4/convert_llama4_weights_to_hf.py @07497505 and models/llama4/MODEL_CARD.md; 5120 and 40 heads: transformers Llama4TextConfig defaults (checkpoint Llama-4-Scout-17B-16E).",
+        source: "meta-llama/llama-models models/llama4/args.py and model.py @a9c89c47 (Scout's scaled RoPE: factor 16, high_freq_factor 1, low_freq_factor 1, old_context_len 8192; nope_layer_interval; view_as_complex); 10M context: transformers models/llama4/convert_llama4_weights_to_hf.py @07497505 and models/llama4/MODEL_CARD.md; 256K pre-training: Meta AI blog, “The Llama 4 herd” (April 2025); 5120 and 40 heads: transformers Llama4TextConfig defaults (checkpoint Llama-4-Scout-17B-16E).",
     },
     ModelRow {
         id: "gemma-3-1b",
@@ -298,6 +315,7 @@ pub const MODELS: [ModelRow; 14] = [
         scaling: "",
         original_ctx: 32768,
         context: 32768,
+        original_ctx_source: "",
         nope: "",
         note: "As the 4B but without scaling: global layers base 1e6, the 5 local layers in 6 base 10,000 within 512 tokens.",
         config: r#"{"model_type": "gemma3_text", "hidden_size": 1152, "num_attention_heads": 4, "head_dim": 256, "max_position_embeddings": 32768, "rope_theta": 1000000, "rope_local_base_freq": 10000, "rope_scaling": null, "sliding_window": 512, "sliding_window_pattern": 6}"#,
@@ -311,12 +329,26 @@ impl ModelRow {
         MODELS.iter().find(|m| m.id == id)
     }
 
-    /// The row's RoPE, read from its config (RoPE rows only).
+    /// Where every value comes from, L₀ included.
+    pub fn full_source(&self) -> String {
+        if self.original_ctx_source.is_empty() {
+            self.source.to_string()
+        } else {
+            format!("{} L₀: {}", self.source, self.original_ctx_source)
+        }
+    }
+
+    /// The row's RoPE, read from its config (RoPE rows only), with L₀ from its source where
+    /// the config does not name it.
     pub fn rope(&self) -> Option<RopeConfig> {
         if self.scheme != Scheme::Rope {
             return None;
         }
-        parse_config(self.config).ok()
+        let mut c = parse_config(self.config).ok()?;
+        if !self.original_ctx_source.is_empty() {
+            c.params.orig_ctx = self.original_ctx;
+        }
+        Some(c)
     }
 
     /// Its frequencies after its scaling, at its published context (LongRoPE: the long
@@ -398,12 +430,24 @@ mod tests {
                     assert_eq!(rotary_dim(c.head_dim, c.partial), m.rotary, "{}", m.id);
                     assert_eq!(c.theta, m.theta, "{}", m.id);
                     assert_eq!(c.layout, m.layout, "{}", m.id);
+                    let read = parse_config(m.config).unwrap();
                     let orig = if c.method == Method::None {
-                        c.max_positions
+                        read.max_positions
                     } else {
-                        c.params.orig_ctx
+                        read.params.orig_ctx
                     };
-                    assert_eq!(orig, m.original_ctx, "{}", m.id);
+                    let named = json.get("original_max_position_embeddings").is_some()
+                        || json
+                            .get("rope_scaling")
+                            .and_then(|r| r.get("original_max_position_embeddings"))
+                            .is_some();
+                    if m.original_ctx_source.is_empty() {
+                        assert_eq!(orig, m.original_ctx, "{}", m.id);
+                    } else {
+                        // Sourced elsewhere only where the config names no original context.
+                        assert!(!named && c.method != Method::None, "{}", m.id);
+                        assert_eq!(c.params.orig_ctx, m.original_ctx, "{}", m.id);
+                    }
                     assert_eq!(m.scaling.is_empty(), c.method == Method::None, "{}", m.id);
                     if !m.scaling.is_empty() {
                         assert!(m.scaling.starts_with(c.method.name()), "{}", m.id);
@@ -417,6 +461,69 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The sentences that relate a row's fields hold for every row they can describe: the
+    /// scaling divides the slowest pairs (llama3, YaRN) or every pair (linear) by the config's
+    /// factor s, and s·L₀ need not equal the published context (some rows have it equal, some
+    /// not: MODEL_GALLERY and MODEL_WAVELENGTHS say so, and the Notation table's s).
+    #[test]
+    fn sentences_relating_the_fields_hold_for_every_row() {
+        let (mut equal, mut differ) = (Vec::new(), Vec::new());
+        for m in MODELS.iter().filter(|m| !m.scaling.is_empty()) {
+            let c = m.rope().unwrap();
+            let s = m.scaled().unwrap();
+            let base = m.unscaled().unwrap();
+            let factor = c.params.factor;
+            let last = base.len() - 1;
+            match c.method {
+                Method::Llama3 | Method::Yarn => {
+                    assert!(
+                        (s.inv_freq[last] - base[last] / factor).abs() <= 1e-12 * base[last],
+                        "{}: the slowest pair is divided by s",
+                        m.id
+                    );
+                    assert_eq!(s.inv_freq[0], base[0], "{}: the fastest pair is kept", m.id);
+                    assert!(m.scaling.contains(&format!("factor {factor}")), "{}", m.id);
+                }
+                Method::Linear => {
+                    for (w, b) in s.inv_freq.iter().zip(&base) {
+                        assert!((w - b / factor).abs() <= 1e-12 * b, "{}", m.id);
+                    }
+                    assert!(m.scaling.contains(&format!("factor {factor}")), "{}", m.id);
+                }
+                Method::LongRope => {
+                    for ((w, b), f) in s.inv_freq.iter().zip(&base).zip(&c.params.long_factor) {
+                        assert!((w - b / f).abs() <= 1e-12 * b, "{}", m.id);
+                    }
+                }
+                other => panic!("{}: no sentence describes {other:?}", m.id),
+            }
+            let reach = factor * m.original_ctx as f64;
+            if reach == m.context as f64 {
+                equal.push(m.id);
+            } else {
+                differ.push(m.id);
+            }
+        }
+        assert!(
+            !equal.is_empty() && !differ.is_empty(),
+            "{equal:?} {differ:?}"
+        );
+        assert!(differ.contains(&"llama-3.1-8b") && differ.contains(&"gemma-3-4b"));
+        // Gemma 3 4B's note: 8 × 32K = 256K, past its published 128K.
+        let g = ModelRow::find("gemma-3-4b").unwrap();
+        assert_eq!(
+            g.rope().unwrap().params.factor * g.original_ctx as f64,
+            262144.0
+        );
+        assert!(g.note.contains("8 × 32K = 256K") && g.context == 131072);
+        // Llama 3.1: factor 8, published 131,072 = 16 × 8,192.
+        let l = ModelRow::find("llama-3.1-8b").unwrap();
+        assert_eq!(
+            (l.rope().unwrap().params.factor, l.context / l.original_ctx),
+            (8.0, 16)
+        );
     }
 
     #[test]

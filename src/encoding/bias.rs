@@ -52,10 +52,48 @@ pub fn t5_bucket(relative: i64, bidirectional: bool, num_buckets: u32, max_dista
         // transformers computes this in float32.
         let ratio = (distance as f32 / max_exact as f32).ln()
             / (max_distance as f32 / max_exact as f32).ln();
-        let large = max_exact + (ratio * (buckets - max_exact) as f32) as i64;
-        large.min(buckets - 1)
+        // A max_distance at or below max_exact makes the ratio infinite, NaN or negative
+        // (transformers would index out of its table): saturate and clamp, never overflow.
+        let large = max_exact.saturating_add((ratio * (buckets - max_exact) as f32) as i64);
+        large.clamp(0, buckets - 1)
     };
     (result + bucket) as u32
+}
+
+/// How many whole distances each bucket of keys at or before the query holds (distance
+/// `query − key` = 0, 1, 2, …), as [`t5_bucket`] assigns them: `sizes[b]` for buckets `0 ≤ b <
+/// last`, and the first distance of the `last` bucket, which holds every distance from it on.
+/// Buckets between that no whole distance falls in have size 0.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BucketSpans {
+    pub sizes: Vec<u64>,
+    pub last: u32,
+    pub last_from: u64,
+}
+
+/// The spans of the buckets of distances `query − key ≥ 0` (the half that causal attention
+/// uses; bidirectional attention mirrors it for keys after the query). Scans distances up to
+/// `max_distance`, past which every distance is in the last bucket.
+pub fn t5_bucket_spans(bidirectional: bool, num_buckets: u32, max_distance: u32) -> BucketSpans {
+    let bucket = |d: u64| t5_bucket(-(d as i64), bidirectional, num_buckets, max_distance);
+    let far = u64::from(max_distance.max(1)) * 2;
+    let mut last = bucket(far);
+    let mut sizes = vec![0u64; num_buckets as usize + 1];
+    let mut last_from = far;
+    for d in 0..=far {
+        let b = bucket(d);
+        if b >= last {
+            (last, last_from) = (b, d);
+            break;
+        }
+        sizes[b as usize] += 1;
+    }
+    sizes.truncate(last as usize);
+    BucketSpans {
+        sizes,
+        last,
+        last_from,
+    }
 }
 
 #[cfg(test)]
@@ -80,5 +118,35 @@ mod tests {
     fn causal_bias_is_masked_above_the_diagonal() {
         assert_eq!(alibi_bias(0.5, 3, 1), Some(-1.0));
         assert_eq!(alibi_bias(0.5, 1, 3), None);
+    }
+
+    #[test]
+    fn bucket_spans_count_the_distances_of_each_bucket() {
+        // 32 buckets, max_distance 128, bidirectional: 16 per side, 8 exact, then buckets of
+        // 4, 4, 7, 9, 14, 18, 27 distances, and the last from 91 on.
+        let s = t5_bucket_spans(true, 32, 128);
+        assert_eq!(s.sizes[..8], [1; 8]);
+        assert_eq!(s.sizes[8..], [4, 4, 7, 9, 14, 18, 27]);
+        assert_eq!((s.last, s.last_from), (15, 91));
+        for (b, size) in s.sizes.iter().enumerate() {
+            let first: u64 = s.sizes[..b].iter().sum();
+            for d in first..first + size {
+                assert_eq!(t5_bucket(-(d as i64), true, 32, 128), b as u32);
+            }
+        }
+        // Causal: all 32 buckets for keys at or before the query.
+        let c = t5_bucket_spans(false, 32, 128);
+        assert_eq!(c.last, 31);
+        assert_eq!(c.sizes[..16], [1; 16]);
+        // Tiny settings never panic and stay bounded.
+        for (bi, n, m) in [
+            (true, 2, 1),
+            (false, 2, 1),
+            (true, 256, 1),
+            (false, 3, 4096),
+        ] {
+            let s = t5_bucket_spans(bi, n, m);
+            assert!(s.sizes.len() <= 256);
+        }
     }
 }

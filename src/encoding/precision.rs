@@ -11,7 +11,7 @@
 //!   to float32, `1 / x` in float32), positions and angles in float32, cos/sin in float32.
 //! - [`Path::HfBf16`]: the same module with bfloat16 inputs: as `HfF32`, then cos/sin rounded
 //!   to bfloat16 (transformers' PR 29285 keeps the angles in float32).
-//! - [`Path::Bf16Cache`]: GPT-NeoX before its PR 1016 under `model.bfloat16()`: inv_freq,
+//! - [`Path::Bf16Cache`]: GPT-NeoX before its PR 1041 (issue 1003) under `model.bfloat16()`: inv_freq,
 //!   positions and angles in bfloat16.
 //! - [`Path::Fp16Seq`]: Megatron-LM's `seq.type_as(inv_freq)` (its issue 535) in float16:
 //!   positions past 65519 become infinite, their angles too, and cos/sin of them NaN.
@@ -36,6 +36,17 @@ impl Path {
         Path::Bf16Cache,
         Path::Fp16Seq,
     ];
+
+    /// What the path is, in a few words, where a student reads it (legends, read-outs, labels).
+    pub fn label(self) -> &'static str {
+        match self {
+            Path::Exact => "exact (float64)",
+            Path::HfF32 => "transformers, float32",
+            Path::HfBf16 => "transformers, bfloat16 cos/sin",
+            Path::Bf16Cache => "GPT-NeoX bfloat16 cache",
+            Path::Fp16Seq => "Megatron float16 positions",
+        }
+    }
 
     /// The name in URLs and CSV headers.
     pub fn name(self) -> &'static str {

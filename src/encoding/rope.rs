@@ -105,6 +105,19 @@ impl Method {
         }
     }
 
+    /// The short name a student reads in legends and read-outs.
+    pub fn label(self) -> &'static str {
+        match self {
+            Method::None => "original",
+            Method::Linear => "linear (PI)",
+            Method::Ntk => "NTK-aware",
+            Method::Dynamic => "dynamic NTK",
+            Method::Yarn => "YaRN",
+            Method::LongRope => "LongRoPE",
+            Method::Llama3 => "Llama 3",
+        }
+    }
+
     pub fn from_name(name: &str) -> Option<Method> {
         let name = name.trim().to_ascii_lowercase();
         let name = match name.as_str() {

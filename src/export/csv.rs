@@ -133,8 +133,16 @@ impl Preview {
             self.header.len(),
             self.total_cols
         );
+        // Headers in words (`export::words`), the CSV's name under each that has other words.
         for h in &self.header {
-            out += &format!("<th scope=\"col\">{}</th>", esc(h));
+            out += &match super::words::header_words(h) {
+                Some(words) => format!(
+                    "<th scope=\"col\">{}<br><code>{}</code></th>",
+                    esc(&words),
+                    esc(h)
+                ),
+                None => format!("<th scope=\"col\">{}</th>", esc(h)),
+            };
         }
         out += "</tr></thead><tbody>";
         for row in &self.rows {

@@ -3,3 +3,4 @@
 
 pub mod csv;
 pub mod npy;
+pub mod words;

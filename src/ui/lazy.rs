@@ -91,6 +91,9 @@ pub enum Job {
         RwSignal<crate::state::AppState>,
         RwSignal<Option<crate::state::figures::Figure>>,
     ),
+    /// Write a chart's “Show data as table” (headers in words: `export::words`) into this
+    /// signal.
+    Table(crate::export::csv::Preview, RwSignal<String>),
 }
 
 #[cfg_attr(feature = "split", wasm_split_helpers::wasm_split(extras, fallible))]
@@ -102,6 +105,7 @@ fn extras(job: Job) -> Result<(), LoadFailed> {
             super::dom::copy_text(&crate::snippets::sinusoidal_panel(&state, panel))
         }
         Job::Figure(index, state, shown) => super::context::apply_figure(index, state, shown),
+        Job::Table(preview, table) => table.set(preview.to_html()),
     }
     Ok(())
 }

@@ -193,12 +193,11 @@ pub fn DataTable(csv: Callback<()>) -> impl IntoView {
         if !open.get() {
             return;
         }
-        let refresh = move || {
-            table.set(
-                export::preview(csv)
-                    .map(|p| p.to_html())
-                    .unwrap_or_default(),
-            )
+        // The table is written by the extras chunk (fetched on first use), where its
+        // headers are put in words.
+        let refresh = move || match export::preview(csv) {
+            Some(p) => crate::ui::lazy::run(crate::ui::lazy::Job::Table(p, table)),
+            None => table.set(String::new()),
         };
         pending.set_value(
             set_timeout_with_handle(refresh, std::time::Duration::from_millis(TABLE_REFRESH_MS))

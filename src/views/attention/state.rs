@@ -30,6 +30,14 @@ impl DemoEncoding {
             DemoEncoding::Rope => "rope",
         }
     }
+
+    /// The name a student reads (legend, table caption).
+    pub fn label(self) -> &'static str {
+        match self {
+            DemoEncoding::Sinusoidal => "sinusoidal",
+            DemoEncoding::Rope => "RoPE",
+        }
+    }
 }
 
 /// Controls of the "why position?" view.

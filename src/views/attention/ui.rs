@@ -101,7 +101,7 @@ fn PermutationPanel() -> impl IntoView {
             // One HTML string (fixed tokens and numbers only): far less wasm than typed rows.
             let mask = if a.causal { ", causal mask" } else { ", no mask" };
             let caption = if with_pe {
-                format!("With {} positions{mask}", a.pe.name())
+                format!("With {} positions{mask}", a.pe.label())
             } else {
                 format!("Without positional encoding{mask}")
             };
@@ -162,7 +162,7 @@ fn PermutationPanel() -> impl IntoView {
                     )
                 },
                 line_series(
-                    format!("with {}", attention_state.with(|a| a.pe.name())),
+                    format!("with {}", attention_state.with(|a| a.pe.label())),
                     0,
                     pe,
                     |i| i as f64 + 0.15,

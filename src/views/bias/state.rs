@@ -1,5 +1,6 @@
 //! The state of the Relative biases view (`view=bias`): ALiBi and T5.
 
+use crate::encoding::bias::{t5_bucket, t5_bucket_spans};
 use crate::state::params::{read_choice, IntSpec, Notices};
 use crate::state::about::{panel, About};
 
@@ -108,6 +109,53 @@ impl BiasState {
         }
     }
 
+    /// The line under the T5 chart: how many distances each bucket holds at this state,
+    /// counted by [`t5_bucket_spans`].
+    pub fn t5_counts(&self) -> String {
+        let s = t5_bucket_spans(self.bidirectional, self.buckets, self.max_distance);
+        let exact = s.sizes.iter().take_while(|&&n| n == 1).count();
+        let mut parts = Vec::new();
+        match exact {
+            0 => {}
+            1 => parts.push("distance 0 gets bucket 0".to_string()),
+            n => parts.push(format!("distances 0 to {} get a bucket each", n - 1)),
+        }
+        let rest = &s.sizes[exact..];
+        const SHOWN: usize = 10;
+        let mut list: Vec<String> = rest.iter().take(SHOWN).map(u64::to_string).collect();
+        if rest.len() > SHOWN {
+            list.push("…".into());
+        }
+        match rest.len() {
+            0 => {}
+            1 => parts.push(format!("bucket {exact} holds {} distances", rest[0])),
+            n => parts.push(format!(
+                "buckets {exact} to {} hold {} distances",
+                exact + n - 1,
+                list.join(", ")
+            )),
+        }
+        parts.push(format!(
+            "bucket {} holds every distance from {} on",
+            s.last, s.last_from
+        ));
+        let after = if self.bidirectional {
+            // A key after the query is at distance 1 or more: bucket `half + bucket(1)` is the
+            // first it can get (`half` itself, distance 0, never is).
+            let bucket = |d: i64| t5_bucket(d, true, self.buckets, self.max_distance);
+            let (first, last) = (bucket(1), bucket(2 * i64::from(self.max_distance) + 2));
+            format!(
+                " Keys after the query get buckets {first} to {last} by the same rule, from distance 1."
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "Here, for keys at or before the query: {}.{after}",
+            parts.join("; ")
+        )
+    }
+
     pub fn write(&self, out: &mut Vec<(&'static str, String)>) {
         out.push(("heads", self.heads.to_string()));
         out.push(("head", self.head.to_string()));
@@ -115,5 +163,36 @@ impl BiasState {
         out.push(("buckets", self.buckets.to_string()));
         out.push(("max_distance", self.max_distance.to_string()));
         out.push(("bidirectional", self.bidirectional.to_string()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_t5_line_counts_the_buckets_shown() {
+        let s = BiasState::default();
+        assert_eq!(
+            s.t5_counts(),
+            "Here, for keys at or before the query: distances 0 to 7 get a bucket each; buckets 8 to 14 hold 4, 4, 7, 9, 14, 18, 27 distances; bucket 15 holds every distance from 91 on. Keys after the query get buckets 17 to 31 by the same rule, from distance 1."
+        );
+        let causal = BiasState {
+            bidirectional: false,
+            ..BiasState::default()
+        };
+        assert!(causal.t5_counts().ends_with("bucket 31 holds every distance from 113 on."));
+        for (buckets, max_distance) in [(2, 1), (3, 1), (256, 1), (256, 4096), (2, 4096)] {
+            for bidirectional in [true, false] {
+                let line = BiasState {
+                    buckets,
+                    max_distance,
+                    bidirectional,
+                    ..BiasState::default()
+                }
+                .t5_counts();
+                assert!(line.len() < 400, "{line}");
+            }
+        }
     }
 }

@@ -242,6 +242,7 @@ fn T5Panel(bias_state: Memo<BiasState>) -> impl IntoView {
         <Panel id=ID>
             <ChartCanvas chart=canvas label=Signal::derive(move || format!("T5 bucket against relative position, {} buckets, max_distance {}.", bias_state.with(|b| b.buckets), bias_state.with(|b| b.max_distance))) paint=paint height=280.0/>
             <p class="about">{crate::captions::T5_BUCKETS}</p>
+            <p class="readout">{move || bias_state.with(BiasState::t5_counts)}</p>
             <ExportButtons chart=canvas stem=Signal::derive(move || format!("{ID}_{}_{}", bias_state.with(|b| b.buckets), bias_state.with(|b| b.max_distance))) csv=csv_cb/>
         </Panel>
     }

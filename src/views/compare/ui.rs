@@ -143,8 +143,9 @@ fn SimilarityPanel() -> impl IntoView {
             ),
             (
                 format!(
-                    "ALiBi: exp(−slope_h·Δ), head h = {} of {ALIBI_HEADS}",
-                    ALIBI_HEADS / 2 - 1
+                    "ALiBi: exp(−slope_h·Δ), head h = {} (heads 0 to {})",
+                    ALIBI_HEADS / 2 - 1,
+                    ALIBI_HEADS - 1
                 ),
                 alibi,
             ),

@@ -156,7 +156,7 @@ pub(super) fn BoundPanel() -> impl IntoView {
         }
         let chart = LineChart {
             x_label: "distance Δ (log)".into(),
-            y_label: "B(Δ) = Σ cos(Δ·ω_i)".into(),
+            y_label: "B(Δ) = Σ_i cos(Δ·ω_i)".into(),
             x_range: (0.0, BOUND_MAX_LOG),
             y_range: (-0.25 * half, half),
             y_log: false,

@@ -143,7 +143,7 @@ fn GalleryPanel() -> impl IntoView {
             "<li><b>{}</b> ({}): {}</li>",
             escape_html(m.name),
             m.id,
-            escape_html(m.source)
+            escape_html(&m.full_source())
         )
     });
     let open = move |ev: web_sys::MouseEvent| {
@@ -198,7 +198,7 @@ fn GalleryPanel() -> impl IntoView {
                 m.context.to_string(),
                 m.nope.to_string(),
                 m.note.to_string(),
-                m.source.to_string(),
+                m.full_source(),
             ];
             let cells: Vec<String> = cells.iter().map(|c| csv::field(c)).collect();
             text.push_str(&cells.join(","));

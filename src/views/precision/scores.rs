@@ -84,7 +84,7 @@ pub(super) fn ScorePanel(precision_state: Memo<PrecisionState>) -> impl IntoView
                     } else {
                         SeriesStyle::Points
                     };
-                    finite_series(path.name().into(), *path, &x, ys, px, style)
+                    finite_series(path.label().into(), *path, &x, ys, px, style)
                 })
                 .collect();
             let finite: Vec<Series> = series
@@ -213,7 +213,7 @@ pub(super) fn ErrorPanel(precision_state: Memo<PrecisionState>) -> impl IntoView
                         })
                         .collect();
                     finite_series(
-                        path.name().into(),
+                        path.label().into(),
                         *path,
                         &x,
                         &floored,
@@ -269,16 +269,16 @@ pub(super) fn ErrorPanel(precision_state: Memo<PrecisionState>) -> impl IntoView
                     };
                     match (exact, sampled()) {
                         (Some(x), _) => {
-                            format!("{}: errors over 0.1 rad from position {x}", p.name())
+                            format!("{}: the error first exceeds 0.1 rad at position {x}", p.label())
                         }
                         // Past the exact scan only the chart's samples are checked: an
                         // earlier position between two samples may already pass 0.1 rad.
                         (None, Some(x)) => format!(
                             "{}: within 0.1 rad at every position up to {EXACT_BREAK_SCAN}; the chart's samples first pass 0.1 rad at {} (positions between samples are not checked)",
-                            p.name(),
+                            p.label(),
                             sig(x as f64, 3)
                         ),
-                        (None, None) => format!("{}: under 0.1 rad up to 2^26", p.name()),
+                        (None, None) => format!("{}: under 0.1 rad up to 2^26", p.label()),
                     }
                 })
                 .collect::<Vec<_>>()

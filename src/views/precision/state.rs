@@ -116,7 +116,7 @@ pub const PRECISION_PRESETS: [PrecisionPreset; 4] = [
         query: "head_dim=128&theta=1000000",
     },
     PrecisionPreset {
-        name: "GPT-NeoX under bfloat16",
+        name: "GPT-NeoX-20B under bfloat16 (its 24 rotating dimensions)",
         query: "head_dim=24&theta=10000&paths=exact,bf16_cache&pos=2049&m=2049",
     },
 ];

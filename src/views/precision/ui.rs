@@ -25,16 +25,6 @@ use crate::views::common::{paint_lines, ExportButtons};
 
 /// Positions shown on each side of `pos` in the positions panel.
 const WINDOW: u64 = 40;
-/// What a path is, in a few words, for legends and text.
-fn path_label(p: Path) -> &'static str {
-    match p {
-        Path::Exact => "exact (float64)",
-        Path::HfF32 => "transformers, float32",
-        Path::HfBf16 => "transformers, bfloat16 cos/sin",
-        Path::Bf16Cache => "GPT-NeoX bfloat16 cache",
-        Path::Fp16Seq => "Megatron float16 positions",
-    }
-}
 
 
 /// Where a path stops giving finite numbers, said in words (empty when it never does).
@@ -125,7 +115,7 @@ fn PathPicker() -> impl IntoView {
                     view! {
                         <label class="choice-option">
                             <input type="checkbox" name="paths" value=p.name() prop:checked=checked on:change=toggle/>
-                            <span>{format!("{} — {}", p.name(), path_label(p))}</span>
+                            <span>{p.label()}</span>
                         </label>
                     }
                 })
@@ -171,7 +161,7 @@ fn PositionsPanel(precision_state: Memo<PrecisionState>) -> impl IntoView {
             let series: Vec<Series> = stored
                 .iter()
                 .map(|(path, ys)| {
-                    finite_series(path.name().into(), *path, &x, ys, px, SeriesStyle::Points)
+                    finite_series(path.label().into(), *path, &x, ys, px, SeriesStyle::Points)
                 })
                 .collect();
             let finite: Vec<Series> = series
@@ -201,7 +191,7 @@ fn PositionsPanel(precision_state: Memo<PrecisionState>) -> impl IntoView {
         precision_state.with(|s| {
             s.paths
                 .iter()
-                .map(|&p| format!("{}: {}", p.name(), distinct_positions(p, s.pos)))
+                .map(|&p| format!("{}: {}", p.label(), distinct_positions(p, s.pos)))
                 .collect::<Vec<_>>()
                 .join(" · ")
         })
@@ -297,7 +287,7 @@ fn AnglesPanel(precision_state: Memo<PrecisionState>) -> impl IntoView {
             let series: Vec<Series> = errs
                 .iter()
                 .map(|(path, e)| {
-                    finite_series(path.name().into(), *path, &x, e, px, SeriesStyle::Points)
+                    finite_series(path.label().into(), *path, &x, e, px, SeriesStyle::Points)
                 })
                 .collect();
             let chart = LineChart {

@@ -104,7 +104,7 @@ pub(super) fn ScoreDistancePanel(shared: RopeShared) -> impl IntoView {
         rotated.with(|sets| {
             for (n, (pos_m, pts)) in sets.iter().enumerate() {
                 series.push(crate::render::charts::Series {
-                    name: format!("m={pos_m}: R(m)q · R(m−d)k"),
+                    name: format!("m = {pos_m}: R(m)q · R(m − Δ)k"),
                     colour: series_colour(n + 1),
                     columns: pts
                         .iter()
@@ -403,7 +403,7 @@ pub(super) fn WavelengthPanel(shared: RopeShared) -> impl IntoView {
                     px,
                     SeriesStyle::Points,
                 ),
-                reference_line("max_dist".into(), &line, |j| j as f64, px),
+                reference_line("max distance".into(), &line, |j| j as f64, px),
             ];
             let chart = LineChart::fitted(
                 "pair i",
@@ -419,7 +419,7 @@ pub(super) fn WavelengthPanel(shared: RopeShared) -> impl IntoView {
         let ctx_len = shared.max_dist.get() as f64;
         data.with(|(_, wl)| {
             let n = wl.iter().filter(|w| **w > ctx_len).count();
-            format!("{n} of {} pairs have λ_i > max_dist = {}: over that distance they never complete a turn.", wl.len(), shared.max_dist.get())
+            format!("{n} of {} pairs have λ_i > the max distance, {}: over that distance they never complete a turn.", wl.len(), shared.max_dist.get())
         })
     };
     let csv_cb = Callback::new(move |_| {
@@ -431,7 +431,7 @@ pub(super) fn WavelengthPanel(shared: RopeShared) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas chart=canvas label=Signal::derive(move || "Wavelength of each rotary pair on a log scale, with max_dist.".to_string()) paint=paint height=260.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || "Wavelength of each rotary pair on a log scale, with the max distance.".to_string()) paint=paint height=260.0/>
             <p class="readout">{beyond}</p>
             <p class="about">{crate::captions::ROPE_WAVELENGTH}</p>
             <ExportButtons chart=canvas stem=Signal::derive(move || shared.rope_state.with(|s| stem(s, ID))) csv=csv_cb

@@ -9,7 +9,7 @@ pub const ABOUT: About = About {
     title: "RoPE",
     panels: &[
         panel("rope-rotation", "Each pair is a clock"),
-        panel("rope-angles", "Rotation angles cos(pos·ω_i)"),
+        panel("rope-angles", "Cosines of the rotation angles, cos(pos·ω_i)"),
         panel(
             "rope-score-distance",
             "Score against distance: only m − n matters",

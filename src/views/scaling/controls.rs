@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use crate::encoding::rope::Method;
 use crate::encoding::rope_config::parse_config;
 use crate::state::params::{toggle_in_order, FloatSpec};
-use super::state::MODEL_PRESETS;
+use super::state::model_presets;
 use super::state::ScalingState;
 use crate::ui::context::AppCtx;
 use crate::ui::widgets::{
@@ -163,12 +163,12 @@ pub(super) fn Presets() -> impl IntoView {
     let source = RwSignal::new(None::<String>);
     let on_model = move |ev: leptos::ev::Event| {
         let name = event_target_value(&ev);
-        if let Some(p) = MODEL_PRESETS.iter().find(|p| p.name == name) {
-            if let Ok(c) = parse_config(p.config) {
+        if let Some(row) = model_presets().find(|row| row.id == name) {
+            if let Some(c) = row.rope() {
                 ctx.state.update(|s| {
                     s.scaling.apply_config(&c);
                 });
-                source.set(Some(format!("{}: from {}.", p.name, p.source)));
+                source.set(Some(format!("{}: {}", row.name, row.source)));
             }
         }
     };
@@ -199,7 +199,7 @@ pub(super) fn Presets() -> impl IntoView {
             <label for="ctl-preset">"Model preset"</label>
             <select id="ctl-preset" on:change=on_model>
                 <option value="">"Choose a model…"</option>
-                {MODEL_PRESETS.iter().map(|p| view! { <option value=p.name>{p.name}</option> }).collect_view()}
+                {model_presets().map(|row| view! { <option value=row.id>{row.name}</option> }).collect_view()}
             </select>
             <button class="figure" on:click=yarn_figure>"Figure: YaRN on LLaMA-2"</button>
             <p class="source">{move || source.get()}</p>

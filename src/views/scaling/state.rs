@@ -194,47 +194,23 @@ fn read_list(name: &str, raw: Option<String>, notices: &mut Notices) -> Option<V
     (!out.is_empty()).then_some(out)
 }
 
-/// A model preset: a real, public `config.json` (the RoPE-relevant keys, verbatim).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ModelPreset {
-    pub name: &'static str,
-    /// Where the config comes from.
-    pub source: &'static str,
-    pub config: &'static str,
-}
-
-pub const MODEL_PRESETS: [ModelPreset; 6] = [
-    ModelPreset {
-        name: "Llama-2-7B",
-        source: "meta-llama/Llama-2-7b-hf, config.json",
-        config: r#"{"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 4096, "rope_theta": 10000.0, "rope_scaling": null}"#,
-    },
-    ModelPreset {
-        name: "Llama-3.1-8B",
-        source: "meta-llama/Llama-3.1-8B, config.json",
-        config: r#"{"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 131072, "rope_theta": 500000.0, "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0, "original_max_position_embeddings": 8192, "rope_type": "llama3"}}"#,
-    },
-    ModelPreset {
-        name: "Mistral-7B-v0.3",
-        source: "mistralai/Mistral-7B-v0.3, config.json (as copied in mlc-ai/mlc-llm model_preset.py)",
-        config: r#"{"model_type": "mistral", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 32768, "rope_theta": 1000000.0}"#,
-    },
-    ModelPreset {
-        name: "Qwen2.5-7B (YaRN ×4)",
-        source: "Qwen/Qwen2.5-7B-Instruct, config.json, with the rope_scaling Qwen's documentation gives for inputs over 32,768 tokens (QwenLM/Qwen2.5 docs/source/deployment/vllm.md)",
-        config: r#"{"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 32768, "rope_theta": 1000000.0, "rope_scaling": {"factor": 4.0, "original_max_position_embeddings": 32768, "type": "yarn"}}"#,
-    },
-    ModelPreset {
-        name: "GPT-NeoX-20B",
-        source: "EleutherAI/gpt-neox-20b, config.json (rotary_pct 0.25: 24 of 96 dims rotate)",
-        config: r#"{"model_type": "gpt_neox", "hidden_size": 6144, "num_attention_heads": 64, "rotary_pct": 0.25, "rotary_emb_base": 10000, "max_position_embeddings": 2048}"#,
-    },
-    ModelPreset {
-        name: "GPT-J-6B",
-        source: "EleutherAI/gpt-j-6b, config.json (rotary_dim 64 of 256 per head, interleaved pairs)",
-        config: r#"{"model_type": "gptj", "n_embd": 4096, "n_head": 16, "rotary_dim": 64, "n_positions": 2048}"#,
-    },
+/// The model presets: rows of the Real models gallery (`crate::gallery`), whose configs are
+/// quoted once, there, with their sources.
+pub const MODEL_PRESETS: [&str; 6] = [
+    "llama-2-7b",
+    "llama-3.1-8b",
+    "mistral-7b-v0.3",
+    "qwen2.5-7b",
+    "gpt-neox-20b",
+    "gpt-j-6b",
 ];
+
+/// The gallery rows of [`MODEL_PRESETS`].
+pub fn model_presets() -> impl Iterator<Item = &'static crate::gallery::ModelRow> {
+    MODEL_PRESETS
+        .iter()
+        .filter_map(|id| crate::gallery::ModelRow::find(id))
+}
 
 impl ScalingState {
     /// Sets the controls from a parsed config: model shape, base, and its method (shown beside
@@ -435,19 +411,22 @@ mod tests {
 
     #[test]
     fn every_model_preset_parses_and_applies() {
-        for preset in MODEL_PRESETS {
-            let c = crate::encoding::rope_config::parse_config(preset.config)
-                .unwrap_or_else(|e| panic!("{}: {e}", preset.name));
+        assert_eq!(model_presets().count(), MODEL_PRESETS.len());
+        for row in model_presets() {
+            let c = row
+                .rope()
+                .unwrap_or_else(|| panic!("{}: not a RoPE row", row.id));
             let mut s = ScalingState::default();
             let notes = s.apply_config(&c);
-            assert!(notes.is_empty(), "{}: {notes:?}", preset.name);
-            assert_eq!(s.head_dim, c.head_dim, "{}", preset.name);
+            assert!(notes.is_empty(), "{}: {notes:?}", row.id);
+            assert_eq!(s.head_dim, c.head_dim, "{}", row.id);
+            assert_eq!(s.orig_ctx, row.original_ctx, "{}", row.id);
         }
-        let neox = crate::encoding::rope_config::parse_config(MODEL_PRESETS[4].config).unwrap();
+        let neox = crate::gallery::ModelRow::find("gpt-neox-20b").unwrap().rope().unwrap();
         let mut s = ScalingState::default();
         s.apply_config(&neox);
         assert_eq!(s.rotary_dim(), 24);
-        let llama3 = crate::encoding::rope_config::parse_config(MODEL_PRESETS[1].config).unwrap();
+        let llama3 = crate::gallery::ModelRow::find("llama-3.1-8b").unwrap().rope().unwrap();
         s.apply_config(&llama3);
         assert_eq!(s.methods, vec![Method::None, Method::Llama3]);
         assert_eq!((s.factor, s.orig_ctx, s.theta), (8.0, 8192, 500000.0));

@@ -32,9 +32,9 @@ type Results = Vec<(Method, Result<Scaled, String>)>;
 
 pub(super) fn label(method: Method, s: &Scaled) -> String {
     if (s.attention - 1.0).abs() > 1e-12 {
-        format!("{} (α = {})", method.name(), sig(s.attention, 5))
+        format!("{} (α = {})", method.label(), sig(s.attention, 5))
     } else {
-        method.name().to_string()
+        method.label().to_string()
     }
 }
 
@@ -67,7 +67,7 @@ pub fn ScalingView() -> impl IntoView {
     let errors = move || {
         results.with(|rs| {
             rs.iter()
-                .filter_map(|(m, r)| r.as_ref().err().map(|e| format!("{}: {e}", m.name())))
+                .filter_map(|(m, r)| r.as_ref().err().map(|e| format!("{}: {e}", m.label())))
                 .collect::<Vec<_>>()
         })
     };
@@ -220,7 +220,7 @@ fn FrequenciesPanel(scaling_state: Memo<ScalingState>, results: Computed<Results
                 y_label: if wavelength {
                     "wavelength, positions (log)"
                 } else {
-                    "ω_i, radians per position (log)"
+                    "ω′_i after scaling, radians per position (log)"
                 }
                 .into(),
                 x_range: (0.0, pairs.saturating_sub(1).max(1) as f64),
@@ -269,7 +269,7 @@ fn FrequenciesPanel(scaling_state: Memo<ScalingState>, results: Computed<Results
                 .map(|(m, s)| {
                     let mut parts = vec![format!("α = {}", sig(s.attention, 8))];
                     if let Some(t) = s.theta {
-                        parts.push(format!("base′ = {}", sig(t, 6)));
+                        parts.push(format!("NTK-aware base base·s^(D/(D−2)) = {}", sig(t, 6)));
                     }
                     if let Some((lo, hi)) = s.correction {
                         parts.push(format!("ramp over pairs {} to {}", sig(lo, 4), sig(hi, 4)));

@@ -118,7 +118,7 @@ fn SpectrumPanel(
                 {move || pe.with(|pe| {
                     let quarter = 4.0 * seq_len.get().saturating_sub(1) as f64;
                     let rising = (0..pe.omegas.len()).filter(|&i| pe.wavelength(i) >= quarter).count();
-                    format!("here λ_i ≥ {quarter}, {rising} of the {} pairs. Shorter waves peak inside the sequence.", pe.omegas.len())
+                    format!("here 4·(seq_len − 1) = {quarter}, and {rising} of the {} pairs have λ_i at least that. Shorter waves peak inside the sequence.", pe.omegas.len())
                 })}
             </p>
             <PanelExports panel=ID canvas=canvas sinusoidal_state=sinusoidal_state csv=csv_cb/>
@@ -188,8 +188,8 @@ fn SimilarityPanel(
                 &cmap,
                 n,
                 n,
-                "position q",
-                "position p",
+                "position pos′",
+                "position pos",
                 lo,
                 bound,
                 "PE[pos]·PE[pos′]",
@@ -218,7 +218,7 @@ fn SimilarityPanel(
                 SeriesStyle::Line,
             )];
             let chart = LineChart {
-                x_label: "position p".into(),
+                x_label: "position pos".into(),
                 y_label: "dot product".into(),
                 x_range: (0.0, n.saturating_sub(1).max(1) as f64),
                 y_range: fit_y_range(&series, false),

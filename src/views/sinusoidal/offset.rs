@@ -144,12 +144,12 @@ pub(super) fn OffsetPanel(
                 &[
                     "col".to_string(),
                     format!("pe_{}", p0 + k),
-                    format!("m{k}_times_pe_{p0}"),
+                    format!("M_delta{k}_times_pe_{p0}"),
                 ],
                 &[&x, there, mapped],
             )
         });
-        export::csv_text(text, &format!("pe-offset_k{k}_p0_{p0}.csv"));
+        export::csv_text(text, &format!("pe-offset_delta{k}_p0_{p0}.csv"));
     });
     let odd = move || {
         pe.with(|pe| {
@@ -186,7 +186,7 @@ pub(super) fn OffsetPanel(
                         *cell = map.entry(r, c);
                     }
                 },
-                &format!("pe-offset_matrix_k{k}.csv"),
+                &format!("pe-offset_matrix_delta{k}.csv"),
             );
         })
     });

@@ -1,4 +1,5 @@
-//! What the Sinusoidal panels share, those below the fold included: the view's memos (handed to\nthe panels below the fold by context), their export buttons and column names.
+//! What the Sinusoidal panels share, those below the fold included: the view's memos (handed to
+//! the panels below the fold by context), their export buttons and column names.
 
 
 use leptos::prelude::*;
@@ -10,10 +11,17 @@ use crate::ui::widgets::ChartRef;
 use crate::views::common::ExportButtons;
 
 
-/// The name of a column for legends and CSV headers: `col4_sin_i2`.
+/// The name of a column in CSV headers, where code reads it: `col4_sin_i2`.
 pub(super) fn column_name(pe: &Sinusoid, col: usize) -> String {
     let (i, kind) = pe.role(col);
     format!("col{col}_{}_i{i}", kind.name())
+}
+
+/// The name of a column where a student reads it (legends, read-outs, data tables):
+/// `column 4: sin, pair 2`.
+pub(super) fn column_label(pe: &Sinusoid, col: usize) -> String {
+    let (i, kind) = pe.role(col);
+    format!("column {col}: {}, pair {i}", kind.name())
 }
 
 /// What the view's panels share, handed to the panels below the fold by context (a split

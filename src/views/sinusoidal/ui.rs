@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use leptos::prelude::*;
 
-use super::shared::{Shared, PanelExports, column_name};
+use super::shared::{Shared, PanelExports, column_label, column_name};
 
 use crate::encoding::sinusoidal::{column_of, column_role, ColumnKind};
 use crate::encoding::{Layout, Sinusoid};
@@ -304,7 +304,7 @@ fn CurvesPanel(
                     .enumerate()
                     .map(|(k, (col, ys))| {
                         line_series(
-                            column_name(pe, *col),
+                            column_label(pe, *col),
                             k,
                             ys,
                             |x| x as f64,
@@ -316,7 +316,7 @@ fn CurvesPanel(
             })
         });
         let chart = LineChart {
-            x_label: "position".into(),
+            x_label: "position pos".into(),
             y_label: "PE[pos, col]".into(),
             x_range: (0.0, n.saturating_sub(1).max(1) as f64),
             y_range: (-1.15, 1.15),
@@ -338,7 +338,10 @@ fn CurvesPanel(
         let items = pe.with(|pe| {
             cols.get()
                 .into_iter()
-                .map(|c| format!("{}: {}", column_name(pe, c), sig(pe.value(pos, c), 6)))
+                .map(|c| {
+                    let (i, kind) = pe.role(c);
+                    format!("column {c} ({}, pair {i}): {}", kind.name(), sig(pe.value(pos, c), 6))
+                })
                 .collect::<Vec<_>>()
                 .join(" · ")
         });
