@@ -79,10 +79,10 @@ test('pe-curves gives the last pair’s live wavelength; pe-spectrum the exact m
   assert.ok(Math.abs(Number(last[1]) - 2 * Math.PI * 10000 ** (126 / 128)) < 1, last[1]);
   await reveal(page, 'pe-spectrum');
   const spectrum = await about(page, 'pe-spectrum');
-  assert.match(spectrum, /i.e. λ_i ≥ 4·\(seq_len − 1\)/);
+  assert.match(spectrum, /that is, λ_i ≥ 4·\(seq_len − 1\)\. /);
   // d_model 128, seq_len 50: a sine rises over positions 0–49 when 2π·10000^(2i/128) ≥ 196.
   const expected = Array.from({ length: 64 }, (_, i) => 2 * Math.PI * 10000 ** ((2 * i) / 128)).filter((w) => w >= 196).length;
-  assert.match(spectrum, new RegExp(`here λ_i ≥ 196, ${expected} of the 64 pairs`));
+  assert.match(spectrum, new RegExp(`Here 4·\\(seq_len − 1\\) = 196, and ${expected} of the 64 pairs have λ_i at least that`));
   await context.close();
 });
 

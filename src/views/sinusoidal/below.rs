@@ -118,7 +118,7 @@ fn SpectrumPanel(
                 {move || pe.with(|pe| {
                     let quarter = 4.0 * seq_len.get().saturating_sub(1) as f64;
                     let rising = (0..pe.omegas.len()).filter(|&i| pe.wavelength(i) >= quarter).count();
-                    format!("here 4·(seq_len − 1) = {quarter}, and {rising} of the {} pairs have λ_i at least that. Shorter waves peak inside the sequence.", pe.omegas.len())
+                    format!("Here 4·(seq_len − 1) = {quarter}, and {rising} of the {} pairs have λ_i at least that. Shorter waves peak inside the sequence.", pe.omegas.len())
                 })}
             </p>
             <PanelExports panel=ID canvas=canvas sinusoidal_state=sinusoidal_state csv=csv_cb/>
