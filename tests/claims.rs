@@ -669,12 +669,19 @@ fn claims() -> Vec<Claim> {
             let e = first_break_error(Path::Bf16Cache, 255);
             assert!((e - 0.59).abs() < 0.005, "{e}");
         }),
-        claim(P_ANGLES, "first passes 0.1 rad", || {
-            // The revealed answer is past the exact scan: the readout says "about".
-            assert!(break_at(Path::HfF32, 2_000_000).unwrap() > EXACT_BREAK_SCAN);
+        claim(P_ANGLES, "the float32 path passes 0.1 rad", || {
+            // The answer: past the readout's exact scan, tens of thousands of times later.
+            let f32_at = break_at(Path::HfF32, 2_000_000).unwrap();
+            assert!(f32_at > EXACT_BREAK_SCAN);
+            assert!(f32_at / break_at(Path::Bf16Cache, 1000).unwrap() > 10_000);
         }),
         claim(P_F32, "within 0.1 rad past a million positions", || {
             let at = break_at(Path::HfF32, 2_000_000).expect("float32 breaks before 2 million");
+            assert!((1_000_000..2_000_000).contains(&at), "{at}");
+        }),
+        claim(P_F32, "still holds past a million positions at a larger base (Llama 3 uses 500000)", || {
+            // The answer: yes, at 500000 too (transformers' float32 path, head_dim 128).
+            let at = first_break(Path::HfF32, 128, 500000.0, 0.1, 1..=2_000_000).unwrap();
             assert!((1_000_000..2_000_000).contains(&at), "{at}");
         }),
         claim(P_F32, "(Llama 3 uses 500000)", || {
@@ -805,6 +812,10 @@ fn claims() -> Vec<Claim> {
             assert_eq!(out, x);
             assert_eq!(r.inv_freq.len() * 2, 8);
         }),
+        claim("rope-rotation", "a fast hand comes back near the same place every 2π ≈ 6.3 positions", || {
+            assert_eq!(base_inv_freq(10000.0, 64)[0], 1.0);
+            assert!(close(TAU, 6.3, 0.02));
+        }),
         claim("rope-rotation", "ω_0 = 1 radian per position", || {
             assert_eq!(base_inv_freq(10000.0, 64)[0], 1.0);
         }),
@@ -826,6 +837,11 @@ fn claims() -> Vec<Claim> {
             let p = ScalingParams { factor: 16.0, long_factor: vec![1.0; 64], short_factor: vec![1.0; 64], seq_len: Some(65536), ..ScalingParams::default() };
             let l = scale(Method::LongRope, 10000.0, 128, &p).unwrap();
             assert!(close(l.attention, (1.0 + 16f64.ln() / 4096f64.ln()).sqrt(), 1e-12));
+        }),
+        claim("scaling-score-distance", "The shaded range 0 to L₀ holds the distances the model saw in training", || {
+            // The trained range starts at distance 0: the chart's band is [0, L₀].
+            let s = step_state("seed", "Position interpolation").scaling;
+            assert_eq!(s.orig_ctx, 4096);
         }),
         claim("scaling-score-distance", "(at most 131,072)", || {
             assert_eq!(pe_lab::views::scaling::state::MAX_SCORE_DISTANCE, 131_072);
@@ -877,7 +893,7 @@ fn claims() -> Vec<Claim> {
             assert_eq!(stored(Path::HfF32, 16_777_216), 16_777_216.0);
             assert_eq!(stored(Path::HfF32, 16_777_217), 16_777_216.0);
         }),
-        claim("precision-error", "2^−24 ≈ 6e-8, so the fast pairs drift past 0.1 rad after about 1.3 million positions (at base 10,000)", || {
+        claim("precision-error", "2^−24 ≈ 6e-8, so the fast pairs drift past 0.1 rad after about 1.3 million positions (at head_dim 128 and base 10,000)", || {
             assert!((2f64.powi(-24) - 6e-8).abs() < 0.1e-8);
             let at = break_at(Path::HfF32, 2_000_000).unwrap();
             assert!((1_250_000..1_350_000).contains(&at), "{at}");

@@ -12,7 +12,7 @@ pub fn header_words(name: &str) -> Option<String> {
         "col" => "column col",
         "pair" => "pair i",
         "omega" | "omega_i" => "ω_i (rad per position)",
-        "wavelength" => "λ_i (positions)",
+        "wavelength" => "wavelength (positions)",
         "distance" => "distance Δ",
         "offset" => "offset Δ",
         "head" => "head h",
@@ -50,6 +50,12 @@ pub fn header_words(name: &str) -> Option<String> {
             .strip_prefix(prefix)
             .and_then(|rest| Method::ALL.into_iter().find(|m| m.name() == rest))
         {
+            // Unscaled, a frequency is ω_i, not ω′_i.
+            let what = match (m, what) {
+                (Method::None, "ω′_i") => "ω_i",
+                (Method::None, "λ′_i") => "λ_i",
+                _ => what,
+            };
             return Some(format!("{what}, {}", m.label()));
         }
     }
@@ -89,7 +95,7 @@ pub fn header_words(name: &str) -> Option<String> {
             "rope" => "RoPE",
             _ => return None,
         };
-        return Some(format!("output {k}, {enc}"));
+        return Some(format!("output dimension {k}, {enc}"));
     }
     indexed(name)
 }
@@ -149,7 +155,8 @@ mod tests {
         );
         assert_eq!(w("m=1000"), "query at m = 1000");
         assert_eq!(w("M_delta4_times_pe_10"), "M(4)·PE[10]");
-        assert_eq!(w("out_rope_3"), "output 3, RoPE");
+        assert_eq!(w("out_rope_3"), "output dimension 3, RoPE");
+        assert_eq!(w("freq_none"), "ω_i, original");
         assert_eq!(w("q17"), "position pos′ = 17");
         assert_eq!(w("pos"), "position pos");
         assert_eq!(header_words("a<b"), None);

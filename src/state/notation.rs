@@ -79,7 +79,9 @@ impl Notation {
         for s in &self.symbols {
             out.push_str(&format!(
                 "| `{}` | {} | {} |\n",
-                s.symbol, s.meaning, s.used_in
+                s.symbol,
+                s.meaning.replace('|', "\\|"),
+                s.used_in
             ));
         }
         out

@@ -112,6 +112,20 @@ impl BiasState {
     /// The line under the T5 chart: how many distances each bucket holds at this state,
     /// counted by [`t5_bucket_spans`].
     pub fn t5_counts(&self) -> String {
+        // Distances below max_exact get a bucket each; the log buckets need max_distance
+        // above it (at or below it the log ratio is infinite, NaN or negative).
+        let half = if self.bidirectional {
+            self.buckets / 2
+        } else {
+            self.buckets
+        };
+        let max_exact = half / 2;
+        if self.max_distance <= max_exact {
+            return format!(
+                "Here max_distance ({}) is not above the {max_exact} exactly bucketed distances: T5's logarithmic buckets are undefined (transformers would compute negative bucket numbers, an index error), and this chart clamps them to 0. Choose a max_distance above {max_exact}.",
+                self.max_distance
+            );
+        }
         let s = t5_bucket_spans(self.bidirectional, self.buckets, self.max_distance);
         let exact = s.sizes.iter().take_while(|&&n| n == 1).count();
         let mut parts = Vec::new();
@@ -126,11 +140,16 @@ impl BiasState {
         if rest.len() > SHOWN {
             list.push("…".into());
         }
+        let empty = if rest.contains(&0) {
+            " (a 0 is a bucket no whole distance falls in)"
+        } else {
+            ""
+        };
         match rest.len() {
             0 => {}
             1 => parts.push(format!("bucket {exact} holds {} distances", rest[0])),
             n => parts.push(format!(
-                "buckets {exact} to {} hold {} distances",
+                "buckets {exact} to {} hold {} distances{empty}",
                 exact + n - 1,
                 list.join(", ")
             )),
@@ -144,9 +163,13 @@ impl BiasState {
             // first it can get (`half` itself, distance 0, never is).
             let bucket = |d: i64| t5_bucket(d, true, self.buckets, self.max_distance);
             let (first, last) = (bucket(1), bucket(2 * i64::from(self.max_distance) + 2));
-            format!(
-                " Keys after the query get buckets {first} to {last} by the same rule, from distance 1."
-            )
+            if first == last {
+                format!(" Keys after the query all get bucket {first}.")
+            } else {
+                format!(
+                    " Keys after the query get buckets {first} to {last} by the same rule, from distance 1."
+                )
+            }
         } else {
             String::new()
         };
@@ -182,6 +205,16 @@ mod tests {
             ..BiasState::default()
         };
         assert!(causal.t5_counts().ends_with("bucket 31 holds every distance from 113 on."));
+        let small = BiasState {
+            max_distance: 8,
+            ..BiasState::default()
+        };
+        assert!(small.t5_counts().contains("is not above the 8 exactly bucketed distances"));
+        let edge = BiasState {
+            max_distance: 9,
+            ..BiasState::default()
+        };
+        assert!(edge.t5_counts().contains("bucket 15 holds every distance from 9 on"));
         for (buckets, max_distance) in [(2, 1), (3, 1), (256, 1), (256, 4096), (2, 4096)] {
             for bidirectional in [true, false] {
                 let line = BiasState {

@@ -25,7 +25,7 @@ pub const ABOUT: About = About {
 
 pub const PREC_HEAD_DIM: IntSpec = IntSpec {
     name: "head_dim",
-    label: "head_dim",
+    label: "Rotated dimensions D (head_dim)",
     min: 2,
     max: 512,
     default: 128,

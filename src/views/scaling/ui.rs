@@ -269,7 +269,13 @@ fn FrequenciesPanel(scaling_state: Memo<ScalingState>, results: Computed<Results
                 .map(|(m, s)| {
                     let mut parts = vec![format!("α = {}", sig(s.attention, 8))];
                     if let Some(t) = s.theta {
-                        parts.push(format!("NTK-aware base base·s^(D/(D−2)) = {}", sig(t, 6)));
+                        parts.push(match m {
+                            Method::Dynamic => format!(
+                                "base at seq_len: base·(s·seq_len/L₀ − (s − 1))^(D/(D−2)) = {}",
+                                sig(t, 6)
+                            ),
+                            _ => format!("NTK-aware base base·s^(D/(D−2)) = {}", sig(t, 6)),
+                        });
                     }
                     if let Some((lo, hi)) = s.correction {
                         parts.push(format!("ramp over pairs {} to {}", sig(lo, 4), sig(hi, 4)));
