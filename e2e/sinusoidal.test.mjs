@@ -59,7 +59,7 @@ test('a pasted URL restores every control', async () => {
   assert.equal(await num('offset'), '9');
   assert.equal(await page.getByLabel('Concatenated [sin … | cos …]').isChecked(), true);
   const curves = await page.locator('[data-panel="pe-curves"] canvas').getAttribute('aria-label');
-  assert.match(curves, /\[3, 10\]/);
+  assert.match(curves, /PE columns 3 and 10 against/);
   // The app writes the same state back.
   const q = query(page);
   for (const [k, v] of Object.entries({ seq_len: '300', d_model: '65', base: '2500', layout: 'concat', cols: '3,10', p0: '120', offset: '9' })) {

@@ -33,6 +33,18 @@ pub fn number_list(values: &[f64]) -> String {
         .join(", ")
 }
 
+/// Items in words: “4”, “4 and 5”, “4, 5 and 32”.
+pub fn words_list<T: std::fmt::Display>(items: &[T]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!(
+            "{} and {last}",
+            init.iter().map(T::to_string).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
 /// A MathML number.
 fn mn(v: &str) -> String {
     format!("<mn>{v}</mn>")
@@ -171,6 +183,14 @@ pub fn sinusoidal_cell(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lists_in_words() {
+        assert_eq!(words_list::<u32>(&[]), "");
+        assert_eq!(words_list(&[4]), "4");
+        assert_eq!(words_list(&[4, 5]), "4 and 5");
+        assert_eq!(words_list(&[4, 5, 32]), "4, 5 and 32");
+    }
 
     #[test]
     fn significant_digits() {

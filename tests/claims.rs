@@ -812,7 +812,7 @@ fn claims() -> Vec<Claim> {
             assert_eq!(out, x);
             assert_eq!(r.inv_freq.len() * 2, 8);
         }),
-        claim("rope-rotation", "a fast hand comes back near the same place every 2π ≈ 6.3 positions", || {
+        claim("rope-rotation", "the first hand comes back near the same place every 2π ≈ 6.3 positions", || {
             assert_eq!(base_inv_freq(10000.0, 64)[0], 1.0);
             assert!(close(TAU, 6.3, 0.02));
         }),

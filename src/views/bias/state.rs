@@ -120,10 +120,17 @@ impl BiasState {
             self.buckets
         };
         let max_exact = half / 2;
+        if max_exact == 0 {
+            return format!(
+                "With one bucket per side, T5's rule divides by its number of exactly bucketed distances, 0 (transformers raises an error); this chart puts every key at or before the query in bucket 0 and every key after it in bucket {half}."
+            );
+        }
         if self.max_distance <= max_exact {
             return format!(
-                "Here max_distance ({}) is not above the {max_exact} exactly bucketed distances: T5's logarithmic buckets are undefined (transformers would compute negative bucket numbers, an index error), and this chart clamps them to 0. Choose a max_distance above {max_exact}.",
-                self.max_distance
+                "Here max_distance ({}) is not above {max_exact}, the number of distances bucketed one by one (0 to {}): T5's logarithmic buckets are undefined (transformers would compute invalid bucket numbers, an index error), and this chart clamps them into 0 to {}. Choose a max_distance above {max_exact}.",
+                self.max_distance,
+                max_exact - 1,
+                half - 1
             );
         }
         let s = t5_bucket_spans(self.bidirectional, self.buckets, self.max_distance);
@@ -209,7 +216,14 @@ mod tests {
             max_distance: 8,
             ..BiasState::default()
         };
-        assert!(small.t5_counts().contains("is not above the 8 exactly bucketed distances"));
+        assert!(small
+            .t5_counts()
+            .contains("is not above 8, the number of distances bucketed one by one (0 to 7)"));
+        let tiny = BiasState {
+            buckets: 3,
+            ..BiasState::default()
+        };
+        assert!(tiny.t5_counts().starts_with("With one bucket per side"));
         let edge = BiasState {
             max_distance: 9,
             ..BiasState::default()

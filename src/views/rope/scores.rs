@@ -178,7 +178,7 @@ pub(super) fn ScoreDistancePanel(shared: RopeShared) -> impl IntoView {
                     <input id="ctl-m" type="text" prop:value=queries_text on:change=on_queries/>
                 </div>
             })}
-            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Score against distance up to {}, query positions {:?} overlaid.", shared.max_dist.get(), queries.get())) paint=paint height=300.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Score against distance up to {}, query positions m = {} overlaid.", shared.max_dist.get(), crate::format::words_list(&queries.get()))) paint=paint height=300.0/>
             <p class="about">{crate::captions::ROPE_SCORE_DISTANCE}</p>
             <p class="sampling-note">{schedule::at_rest(move || stride_note(relative.with(|r| r.0)))}</p>
             <ExportButtons chart=canvas stem=Signal::derive(move || shared.rope_state.with(|s| stem(s, ID))) csv=csv_cb

@@ -271,7 +271,7 @@ fn FrequenciesPanel(scaling_state: Memo<ScalingState>, results: Computed<Results
                     if let Some(t) = s.theta {
                         parts.push(match m {
                             Method::Dynamic => format!(
-                                "base at seq_len: base·(s·seq_len/L₀ − (s − 1))^(D/(D−2)) = {}",
+                                "base at seq_len: base·(s·max(seq_len, L₀)/L₀ − (s − 1))^(D/(D−2)) = {}",
                                 sig(t, 6)
                             ),
                             _ => format!("NTK-aware base base·s^(D/(D−2)) = {}", sig(t, 6)),

@@ -364,8 +364,8 @@ fn CurvesPanel(
     let reset = move |_| ctx.state.update(|s| s.sinusoidal.cols = None);
     let label = Signal::derive(move || {
         format!(
-            "Line chart of PE columns {:?} against position.",
-            cols.get()
+            "Line chart of PE columns {} against position pos.",
+            crate::format::words_list(&cols.get())
         )
     });
     // A sentence follows the controls once they rest: relaid out on every move it would cost
