@@ -47,12 +47,19 @@ fi
 
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \
   || [ ! -d node_modules/terser ] || [ ! -d node_modules/axe-core ] \
+  || [ ! -d node_modules/puppeteer-core ] \
   || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  log "installing npm packages (binaryen for wasm-opt, terser, playwright-core, axe-core)"
+  log "installing npm packages (binaryen for wasm-opt, terser, playwright-core, axe-core, puppeteer-core)"
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
 if [ "${1:-}" = "--browser" ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; }; then
   log "installing Chromium and ChromeDriver from Debian"
   apt_install chromium chromium-driver
+fi
+
+# Firefox ESR, for the specs that run in a second engine (e2e/firefox.test.mjs).
+if [ "${1:-}" = "--browser" ] && [ ! -x /usr/bin/firefox-esr ]; then
+  log "installing Firefox ESR from Debian"
+  apt_install firefox-esr
 fi

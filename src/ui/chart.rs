@@ -403,9 +403,5 @@ fn observe_size(element: &web_sys::HtmlCanvasElement, size: RwSignal<(f64, f64)>
         return;
     };
     observer.observe(element);
-    // Both live as long as the component (the closure is dropped with its owner).
-    let kept = StoredValue::new_local((observer, callback));
-    on_cleanup(move || {
-        kept.try_with_value(|(observer, _)| observer.disconnect());
-    });
+    super::dom::keep_observer(observer, callback, web_sys::ResizeObserver::disconnect);
 }

@@ -171,3 +171,27 @@ pub fn copy_text(text: &str) {
         let _ = w.navigator().clipboard().write_text(text);
     }
 }
+
+/// Keeps an observer (`ResizeObserver`, `IntersectionObserver`) and its callback while the
+/// current owner lives. At cleanup the observer is disconnected at once and the callback kept
+/// one second longer: Firefox and WebKit still deliver records queued before `disconnect()`
+/// (one observer's callback can dispose another chart in the same delivery), and a callback
+/// dropped before then throws “closure invoked recursively or after being dropped”. Chromium
+/// drops such records. This is the one place that handles the difference.
+pub fn keep_observer<O: 'static>(
+    observer: O,
+    callback: wasm_bindgen::closure::Closure<dyn Fn(js_sys::Array)>,
+    disconnect: fn(&O),
+) {
+    use leptos::prelude::{on_cleanup, set_timeout, StoredValue, UpdateValue};
+    let kept = StoredValue::new_local(Some((observer, callback)));
+    on_cleanup(move || {
+        if let Some(Some((observer, callback))) = kept.try_update_value(Option::take) {
+            disconnect(&observer);
+            set_timeout(
+                move || drop((observer, callback)),
+                std::time::Duration::from_secs(1),
+            );
+        }
+    });
+}

@@ -426,8 +426,9 @@ pub fn on_visibility(element: &web_sys::Element, margin: Option<&str>, f: impl F
         return;
     };
     observer.observe(element);
-    let kept = StoredValue::new_local((observer, callback));
-    on_cleanup(move || {
-        kept.try_with_value(|(observer, _)| observer.disconnect());
-    });
+    super::dom::keep_observer(
+        observer,
+        callback,
+        web_sys::IntersectionObserver::disconnect,
+    );
 }
