@@ -158,16 +158,11 @@ fn texts() -> Vec<(Place, String)> {
         let lesson = parse_lesson(&lesson_file(name)).expect("valid lesson");
         for step in &lesson.steps {
             let place = format!("lesson:{name}/{}", step.title);
-            for text in [&step.title, &step.text, &step.try_this] {
-                out.push((place.clone(), text.clone()));
-            }
-            if let Some(q) = &step.question {
-                out.push((place.clone(), q.ask.clone()));
-                out.push((place.clone(), q.explain.clone()));
-                if let Answer::Choice { choices, .. } = &q.answer {
-                    out.extend(choices.iter().map(|c| (place.clone(), c.clone())));
-                }
-            }
+            out.extend(
+                step.texts()
+                    .into_iter()
+                    .map(|t| (place.clone(), t.to_string())),
+            );
         }
     }
     for c in captions::ALL {

@@ -155,16 +155,11 @@ fn student_texts() -> Vec<(String, String)> {
             .expect("valid lesson");
         for step in &lesson.steps {
             let place = format!("lesson {name}: {}", step.title);
-            for text in [&step.title, &step.text, &step.try_this] {
-                out.push((place.clone(), text.clone()));
-            }
-            if let Some(q) = &step.question {
-                out.push((place.clone(), q.ask.clone()));
-                out.push((place.clone(), q.explain.clone()));
-                if let pe_lab::state::lesson::Answer::Choice { choices, .. } = &q.answer {
-                    out.extend(choices.iter().map(|c| (place.clone(), c.clone())));
-                }
-            }
+            out.extend(
+                step.texts()
+                    .into_iter()
+                    .map(|t| (place.clone(), t.to_string())),
+            );
         }
     }
     for c in pe_lab::captions::ALL {

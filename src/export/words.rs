@@ -42,7 +42,7 @@ pub fn header_words(name: &str) -> Option<String> {
     if let Some(words) = column(name) {
         return Some(words);
     }
-    if let Some(m) = Method::from_name(name).filter(|m| m.name() == name) {
+    if let Some(m) = Method::ALL.into_iter().find(|m| m.name() == name) {
         return Some(m.label().to_string());
     }
     for (prefix, what) in [("freq_", "ω′_i"), ("wavelength_", "λ′_i"), ("attn_", "α")] {
@@ -120,7 +120,7 @@ fn indexed(name: &str) -> Option<String> {
         ("dim", "dimension"),
         ("in", "input column"),
         ("pair", "pair i ="),
-        ("pe_", "PE at position"),
+        ("pe_", "PE at position pos ="),
     ] {
         if let Some(k) = name.strip_prefix(prefix) {
             if !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) {

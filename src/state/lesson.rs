@@ -123,6 +123,19 @@ impl Step {
         self.state_of(reveal.unwrap_or(&self.state))
     }
 
+    /// Every text of the step a student reads: title, text, prompt, and its question's words
+    /// and choices (what `tests/claims.rs` and `tests/notation.rs` check).
+    pub fn texts(&self) -> Vec<&str> {
+        let mut out = vec![self.title.as_str(), &self.text, &self.try_this];
+        if let Some(q) = &self.question {
+            out.extend([q.ask.as_str(), &q.explain]);
+            if let Answer::Choice { choices, .. } = &q.answer {
+                out.extend(choices.iter().map(String::as_str));
+            }
+        }
+        out
+    }
+
     fn state_of(&self, query: &str) -> AppState {
         AppState::from_query(&format!("view={}&{query}", self.view.name())).0
     }
