@@ -220,7 +220,7 @@ fn FrequenciesPanel(scaling_state: Memo<ScalingState>, results: Computed<Results
                 y_label: if wavelength {
                     "wavelength, positions (log)"
                 } else {
-                    "ω′_i after scaling, radians per position (log)"
+                    "ω′_i, rad per position (log)"
                 }
                 .into(),
                 x_range: (0.0, pairs.saturating_sub(1).max(1) as f64),
