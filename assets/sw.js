@@ -7,20 +7,42 @@
 // offline, even those never opened. Anything else the app fetches from its directory is cached
 // when first fetched.
 // - Files whose names carry a content hash (trunk's and the chunk loader's) and chunks fetched
-//   with the build's version (`chunk_14.wasm?v=…`) are served from the cache first: such a URL
-//   never changes meaning.
+//   with their build's version (`chunk_14.wasm?v=…`, cached under that whole URL) are served
+//   from any cache first: such a URL never changes meaning.
 // - Everything else (the page itself, lessons, notation.json, the learned table) goes to the
 //   network first and falls back to the cache, so an online visit always gets the newest build.
 // - The cache is named after the build: scripts/post-build.mjs writes a hash of every file of
-//   the release into BUILD. A new deploy is a new sw.js, which replaces this one on the next
-//   visit and deletes the old cache, so a build's files are never mixed with another's.
+//   the release into BUILD.
+//
+// A new deploy, and no page ever runs a mix of two builds (e2e/deploy.test.mjs):
+// - The next visit (a reload, a new tab) gets the new page from the network; its files have new
+//   names or new versions, so nothing of the old build is served to it, whichever worker is in
+//   control. Its sw.js replaces this worker at once (skipWaiting, clients.claim).
+// - A page of the old build still open keeps working until reloaded: the new worker keeps the
+//   previous build's cache (the newest two builds are kept, older ones deleted), and the old
+//   page's chunks are found there by their versioned URLs. A chunk of an older build missing
+//   from its cache is refused (503), never fetched: the server now has the new build's bytes at
+//   that URL, and the old page shows its "could not be loaded" notice instead. (A newer build's
+//   chunk, asked for by its page before its own worker took over, is fetched.)
+// - Offline after the new build's visit, the new build is served (its own cache).
 // A debug build (trunk serve) is not stamped, and this worker then does nothing.
 // No request ever goes to another origin: requests outside the app's directory are not handled.
 const BUILD = '__PE_LAB_BUILD__';
+// The version the build's loader puts on its chunk URLs (`?v=`).
+const CHUNKS = '__PE_LAB_CHUNKS__';
 const PRECACHE = ['./'];
 const STAMPED = !BUILD.startsWith('__');
 const CACHE = `pe-lab-${BUILD}`;
 const HASHED = /-[0-9a-f]{8,}\.|\?v=[0-9a-f]{8}$/;
+const VERSIONED = /^\?v=([0-9a-f]{8})$/;
+const KEEP = 2;
+
+/** The cache key of a request: the app's directory for the page, whatever its query; the
+ *  whole URL for a versioned chunk; else the URL without its query. */
+function keyOf(url, navigate, scope) {
+  if (navigate) return scope;
+  return url.origin + url.pathname + (VERSIONED.test(url.search) ? url.search : '');
+}
 
 self.addEventListener('install', (event) => {
   self.skipWaiting();
@@ -31,16 +53,17 @@ self.addEventListener('install', (event) => {
     await Promise.all(PRECACHE.map(async (file) => {
       const url = new URL(file, scope);
       const response = await fetch(url);
-      if (response.ok) await cache.put(file === './' ? scope : url.origin + url.pathname, response);
+      if (response.ok) await cache.put(keyOf(url, file === './', scope), response);
     }));
   })());
 });
 
 self.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
-    for (const name of await caches.keys()) {
-      if (name.startsWith('pe-lab-') && name !== CACHE) await caches.delete(name);
-    }
+    // The newest builds are kept (caches.keys() lists caches in the order they were made): a
+    // page of the previous build still open keeps its files.
+    const builds = (await caches.keys()).filter((name) => name.startsWith('pe-lab-') && name !== CACHE);
+    for (const name of builds.slice(0, Math.max(0, builds.length - (KEEP - 1)))) await caches.delete(name);
     await self.clients.claim();
   })());
 });
@@ -51,17 +74,22 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   const scope = new URL(self.registration.scope);
   if (url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname)) return;
-  // The page, whatever its query: one entry, the app's directory.
-  const key = request.mode === 'navigate' ? scope.href : url.origin + url.pathname;
-  event.respondWith(HASHED.test(url.pathname + url.search) ? cacheFirst(request, key) : networkFirst(request, key));
+  const key = keyOf(url, request.mode === 'navigate', scope.href);
+  event.respondWith(HASHED.test(url.pathname + url.search) ? cacheFirst(request, key, url) : networkFirst(request, key));
 });
 
-async function cacheFirst(request, key) {
+async function cacheFirst(request, key, url) {
   const cache = await caches.open(CACHE);
-  const hit = await cache.match(key);
+  const hit = (await cache.match(key)) || (await caches.match(key));
   if (hit) return hit;
+  const version = url.search.match(VERSIONED)?.[1];
+  const foreign = version && version !== CHUNKS;
+  if (foreign && (await cachedVersion(version))) {
+    return new Response('this chunk belongs to an older build of PE Lab: reload the page', { status: 503 });
+  }
   const response = await fetch(request);
-  if (response.ok) await cache.put(key, response.clone());
+  // Another build's chunk is that build's worker's to keep, not this cache's.
+  if (response.ok && !foreign) await cache.put(key, response.clone());
   return response;
 }
 
@@ -76,4 +104,16 @@ async function networkFirst(request, key) {
     if (hit) return hit;
     throw error;
   }
+}
+
+/** Whether another build's cache holds chunks of version `v`: then `v` is an older build's (a
+ *  newer build's chunks, asked for by its page before its own worker took over, are in no
+ *  cache yet: this worker does not keep them). */
+async function cachedVersion(v) {
+  for (const name of await caches.keys()) {
+    if (!name.startsWith('pe-lab-') || name === CACHE) continue;
+    const keys = await (await caches.open(name)).keys();
+    if (keys.some((r) => r.url.endsWith(`?v=${v}`))) return true;
+  }
+  return false;
 }

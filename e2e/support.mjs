@@ -6,6 +6,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
+import { RECORDER } from './engines.mjs';
 
 export const DIST = path.resolve(process.env.PE_LAB_DIST || 'dist');
 
@@ -20,13 +21,24 @@ const TYPES = {
   '.webmanifest': 'application/manifest+json',
 };
 
-/** Serves `root` on 127.0.0.1 at a free port, under `prefix` ("/" or "/course/pe-lab/"). */
-export async function startServer({ root = DIST, prefix = '/' } = {}) {
+/**
+ * Serves `root` on 127.0.0.1 at a free port, under `prefix` ("/" or "/course/pe-lab/").
+ * `recordErrors`: every HTML page gets the error recorder of engines.mjs first in its head.
+ */
+export async function startServer({ root = DIST, prefix = '/', recordErrors = false } = {}) {
   const log = [];
+  const requests = [];
+  const state = { down: false };
   // Large headers: the robustness spec loads query strings of hundreds of kilobytes.
   const server = http.createServer({ maxHeaderSize: 4 << 20 }, (req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
+    // Down: the network is gone (a connection that closes without an answer).
+    if (state.down) {
+      req.socket.destroy();
+      return;
+    }
     log.push(url.pathname);
+    requests.push(url.pathname + url.search);
     if (!url.pathname.startsWith(prefix)) {
       res.writeHead(404).end('not found');
       return;
@@ -37,7 +49,8 @@ export async function startServer({ root = DIST, prefix = '/' } = {}) {
       res.writeHead(404).end('not found');
       return;
     }
-    const body = fs.readFileSync(file);
+    let body = fs.readFileSync(file);
+    if (recordErrors && file.endsWith('.html')) body = Buffer.from(String(body).replace('<head>', `<head>${RECORDER}`));
     // CORS for everything: a page embedded in a sandboxed iframe (opaque origin) fetches its own
     // module script, wasm and assets cross-origin (the README says the same of any host).
     const headers = {
@@ -54,7 +67,22 @@ export async function startServer({ root = DIST, prefix = '/' } = {}) {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
-  return { origin: `http://127.0.0.1:${port}`, url: `http://127.0.0.1:${port}${prefix}`, log, close: () => new Promise((r) => server.close(r)) };
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${port}${prefix}`,
+    log,
+    /** Every path asked for, with its query. */
+    requests,
+    /** Takes the network away (true) or gives it back. */
+    setDown: (down) => {
+      state.down = down;
+      if (down) server.closeAllConnections();
+    },
+    close: () => new Promise((r) => {
+      server.closeAllConnections();
+      server.close(r);
+    }),
+  };
 }
 
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';

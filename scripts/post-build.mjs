@@ -154,8 +154,12 @@ if (release && fs.existsSync(swPath)) {
     }
   };
   list(dir);
+  // Chunks are cached under the URL the loader asks for (with the build's version).
+  const precache = files.map((f) => (chunks.includes(f) ? `${f}?v=${chunksVersion}` : f));
   const sw = fs.readFileSync(swPath, 'utf8');
-  if (!sw.includes("'__PE_LAB_BUILD__'") || !sw.includes("const PRECACHE = ['./'];")) throw new Error('post-build: sw.js has no build placeholder');
-  fs.writeFileSync(swPath, sw.replace("'__PE_LAB_BUILD__'", `'${build}'`).replace("const PRECACHE = ['./'];", `const PRECACHE = ${JSON.stringify(files)};`));
+  for (const mark of ["'__PE_LAB_BUILD__'", "'__PE_LAB_CHUNKS__'", "const PRECACHE = ['./'];"]) {
+    if (!sw.includes(mark)) throw new Error(`post-build: sw.js has no ${mark}`);
+  }
+  fs.writeFileSync(swPath, sw.replace("'__PE_LAB_BUILD__'", `'${build}'`).replace("'__PE_LAB_CHUNKS__'", `'${chunksVersion}'`).replace("const PRECACHE = ['./'];", `const PRECACHE = ${JSON.stringify(precache)};`));
   console.log(`post-build: service worker build ${build}, ${files.length} files to cache`);
 }

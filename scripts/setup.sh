@@ -63,3 +63,10 @@ if [ "${1:-}" = "--browser" ] && [ ! -x /usr/bin/firefox-esr ]; then
   log "installing Firefox ESR from Debian"
   apt_install firefox-esr
 fi
+
+# WebKitGTK (Safari's engine): WebKitWebDriver drives its MiniBrowser, which needs an X display;
+# Xvfb gives it a virtual one (e2e/engines.mjs starts both).
+if [ "${1:-}" = "--browser" ] && { ! command -v WebKitWebDriver >/dev/null || ! command -v Xvfb >/dev/null; }; then
+  log "installing WebKitGTK's WebDriver and Xvfb from Debian"
+  apt_install webkit2gtk-driver xvfb
+fi

@@ -31,5 +31,5 @@ for f in ./index.html ./HOSTING.md ./examples/course-page.html ./sw.js ./lessons
   grep -qxF "$f" <<<"$listing" || { echo "the archive lacks $f" >&2; exit 1; }
 done
 
-step "end-to-end specs (playwright-core, headless Chromium; e2e/firefox.test.mjs in Firefox ESR)"
+step "end-to-end specs (Chromium; e2e/engines.test.mjs also in Firefox ESR and WebKit, e2e/deploy.test.mjs in Firefox)"
 node --test --test-concurrency=1 e2e/

@@ -506,6 +506,9 @@ const LESSON_CSS: &str = r#"
 .lesson.present .lesson-text { margin: 0 0 8px; }
 .lesson.present .choices { flex-direction: column; align-items: stretch; }
 .lesson.present .choice { padding: 6px 12px; }
+/* Revealed, the room needs the right answer and the one chosen; the other choices make way
+   for the explanation (at 1280 × 720 all of them did not fit beside it). */
+.lesson.present [data-question][data-revealed="true"] .choice:not(.right, .wrong) { display: none; }
 .lesson.present :is(.lesson-panels, .view, .view-body, .view-main) { display: flex; flex-direction: column; min-height: 0; }
 .lesson.present :is(.view, .view-body, .view-main, .panels) { flex: 1 1 0; }
 .lesson.present .view-body { align-items: stretch; }
@@ -514,15 +517,22 @@ const LESSON_CSS: &str = r#"
 .lesson.present .controls > .presets { display: none; }
 .lesson.present .panels { min-height: 0; grid-template-columns: repeat(auto-fit, minmax(0, 1fr)); padding-bottom: 8px; }
 .lesson.present .panel { content-visibility: visible; display: flex; flex-direction: column; min-height: 0; padding: 8px 12px; }
-.lesson.present .chart-wrap { flex: 1 1 0; min-height: 160px; }
+.lesson.present .chart-wrap { flex: 1 1 0; min-height: 200px; }
+/* Two or more panels stand side by side (stacked, three charts in 720 px were 160 px tall). */
+.lesson.present .panels:has(> .panel ~ .panel) { grid-template-columns: none; grid-auto-flow: column; grid-auto-columns: minmax(0, 1fr); }
+/* What a panel shows beside its chart (a table, code, a note) scrolls within at most 45% of
+   the panel; the chart keeps the rest. A panel without a chart gives its table all of it. */
+.lesson.present .panel > :is(.table-wrap, .loops, .readout) { flex: 0 1 auto; min-height: 0; max-height: 45%; overflow: auto; }
+.lesson.present .panel:not(:has(.chart-wrap)) > .table-wrap { flex: 1 1 0; max-height: none; }
 .lesson.present canvas.chart, .lesson.present .chart-overlay { height: 100% !important; }
 .lesson.present .panel :is(.about, .data-table, .exports, .chart-summary) { display: none; }
 .lesson.present .controls { position: static; }
 .lesson.present .view-body.beside > .controls { position: static; max-height: none; margin: 0 0 8px; }
 .lesson.present .panel, .lesson.present .panel *, .lesson.present .controls, .lesson.present .controls * { font-size: 20px; }
 .lesson.present .panel h2 { font-size: 24px; margin: 0 0 4px; }
-/* The comparison table beside its chart: the columns a room needs, wider than the chart. */
-.lesson.present .panels:has(.compare-table) { grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); }
+/* The comparison table beside its chart, each half the width (the chart's legend needs it);
+   the table keeps the columns a room needs and scrolls. */
+.lesson.present .panels:has(.compare-table) { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); }
 .lesson.present .panel .compare-table, .lesson.present .panel .compare-table * { font-size: 15px; }
 .lesson.present .compare-table :is(th, td) { padding: 3px 6px; }
 .lesson.present .compare-table :is(th, td):is(:nth-child(2), :nth-child(5)) { display: none; }
