@@ -171,6 +171,10 @@ async function webkitEngine() {
   return {
     name: 'webkit',
     async newPage({ width = 1280, height = 900 } = {}) {
+      // WebKitWebDriver drives one browser at a time: a page left open (a spec that failed
+      // before closing it) is closed first.
+      for (const old of sessions) await wd('DELETE', `/session/${old}`).catch(() => {});
+      sessions.clear();
       const s = await wd('POST', '/session', { capabilities: { alwaysMatch: { 'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] } } } });
       const id = s.sessionId;
       sessions.add(id);
