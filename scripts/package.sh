@@ -29,12 +29,13 @@ another origin. Copy it to any static host, at any path (for example
   gzipped, 610 kB without.
 - **Caching.** Let the host revalidate every file (the default of most static hosts): some
   files keep their names from one build to the next. The service worker keeps this build for
-  offline use and replaces it with the next.
+  offline use; after a deploy the next visit runs the new build, and a page of the old one
+  still open keeps its own files until reloaded (the worker keeps the newest two builds).
 - **Embedding in a sandboxed frame** (`sandbox="allow-scripts"`) needs the header
   `Access-Control-Allow-Origin: *` (GitHub Pages sends it). Any frame needs a host that allows
   framing (no `X-Frame-Options: DENY`, no CSP `frame-ancestors` that leaves the course site out).
 - **Offline.** After one visit the app works without the network (a service worker caches
-  this build; a new deploy replaces it on the next visit). It needs HTTPS, or localhost.
+  this build; a new deploy is served on the next visit). It needs HTTPS, or localhost.
 - **A course page.** `examples/course-page.html` embeds three panels and a lesson step. Served
   from this folder it finds PE Lab one folder up; elsewhere, change the `PE_LAB` line in it.
 TEXT
