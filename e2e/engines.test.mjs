@@ -151,7 +151,7 @@ for (const name of selectedEngines()) {
     });
 
     for (const [w, h] of [[1280, 720], [1920, 1080]]) {
-      test(`${name}: presenter mode at ${w} × ${h}: every step whole, every chart at least 360 × 200`, async () => {
+      test(`${name}: presenter mode at ${w} × ${h}: every step whole, every chart at least 360 × 200 with nothing cut`, async () => {
         const page = await engine.newPage({ width: w, height: h });
         const bad = [];
         for (const [lesson, { steps }] of Object.entries(LESSONS)) {
@@ -214,7 +214,8 @@ for (const name of selectedEngines()) {
 /**
  * What a presenter step shows that a room cannot read: the step's text or a panel past the
  * window, a page that scrolls, a chart smaller than 360 × 200 CSS pixels, outside its panel or
- * over another, a lesson bar wider than the window.
+ * over another, a chart that cut a legend entry or an axis title (`data-cramped`), a lesson bar
+ * wider than the window.
  */
 function presenterFit() {
   const out = [];
@@ -238,6 +239,7 @@ function presenterFit() {
       const name = `${panel.dataset.panel} chart ${Math.round(r.width)}×${Math.round(r.height)}`;
       if (r.width < 360 || r.height < 200) out.push(`${name} is smaller than 360 × 200`);
       if (!inside(r, p)) out.push(`${name} is outside its panel`);
+      if (c.dataset.cramped) out.push(`${name} cut its ${c.dataset.cramped}`);
       for (const o of charts) {
         if (r.left < o.right - 1 && o.left < r.right - 1 && r.top < o.bottom - 1 && o.top < r.bottom - 1) out.push(`${name} overlaps another chart`);
       }

@@ -318,21 +318,143 @@ fn index_axes_label_whole_numbers_only() {
     assert_eq!(below, ["0", "1", "2", "3"]);
 }
 
+/// A legend name longer than a row wraps at spaces onto lines of its own, whole (Firefox's
+/// and WebKit's wider text metrics make more names wrap, never cut); only a single word longer
+/// than a row is cut with an ellipsis.
 #[test]
-fn a_legend_name_wider_than_the_chart_is_cut_with_an_ellipsis() {
+fn a_legend_name_wider_than_the_chart_wraps_whole() {
     let long =
         "without PE: Δ = 0 for every token (order invisible), a name far too long for a phone";
-    let c = chart(vec![wave(long, 0, |x| x, SeriesStyle::Line)], false);
+    let c = chart(
+        vec![
+            wave(long, 0, |x| x, SeriesStyle::Line),
+            wave("short", 1, |x| -x, SeriesStyle::Line),
+        ],
+        false,
+    );
     let mut out = String::new();
-    {
+    let rect = {
         let area = SVGBackend::with_string(&mut out, (360, 300)).into_drawing_area();
-        draw_line_chart(&area, &c, &Theme::light(1.0)).expect("draws");
-    }
+        draw_line_chart(&area, &c, &Theme::light(1.0)).expect("draws")
+    };
+    let shown = texts(&out);
+    let first = shown
+        .iter()
+        .position(|t| t.starts_with("without PE"))
+        .expect("legend entry");
+    let lines: Vec<&String> = shown[first..]
+        .iter()
+        .take_while(|t| *t != "short")
+        .collect();
+    assert!(lines.len() >= 2, "{shown:?}");
+    assert_eq!(
+        lines
+            .iter()
+            .map(|l| l.as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+        long
+    );
+    // The lines stack under each other, and the next entry starts below the last.
+    let ys: Vec<f64> = lines.iter().map(|l| text_at(&out, l).unwrap().1).collect();
+    assert!(ys.windows(2).all(|w| w[1] > w[0]), "{ys:?}");
+    assert!(text_at(&out, "short").unwrap().1 > *ys.last().unwrap());
+    assert_eq!(rect.cramped.words(), "");
+    // One word longer than any row: cut, and the chart says so.
+    let word = "a_single_identifier_far_too_long_to_fit_in_any_legend_row_of_this_chart";
+    let c = chart(vec![wave(word, 0, |x| x, SeriesStyle::Line)], false);
+    let mut out = String::new();
+    let rect = {
+        let area = SVGBackend::with_string(&mut out, (360, 300)).into_drawing_area();
+        draw_line_chart(&area, &c, &Theme::light(1.0)).expect("draws")
+    };
     let shown = texts(&out)
         .into_iter()
-        .find(|t| t.starts_with("without PE"))
-        .expect("legend entry");
-    assert!(shown.ends_with('…') && shown.len() < long.len(), "{shown}");
+        .find(|t| t.starts_with("a_single"))
+        .expect("entry");
+    assert!(shown.ends_with('…') && shown.len() < word.len(), "{shown}");
+    assert_eq!(rect.cramped.words(), "legend");
+}
+
+/// A chart too small for its text says what it cut (the canvas's `data-cramped`); one with
+/// room cuts nothing. A short chart labels fewer y ticks, never overprinting them.
+#[test]
+fn a_chart_too_small_for_its_text_reports_what_it_cut() {
+    let draw = |w: u32, h: u32, names: &[&str]| {
+        let series = names
+            .iter()
+            .enumerate()
+            .map(|(n, name)| wave(name, n, |x| 10f64.powf(-x / 20.0), SeriesStyle::Line))
+            .collect();
+        let mut c = chart(series, true);
+        c.y_label = "ω′_i, rad per position (log scale, unscaled and scaled)".into();
+        let mut out = String::new();
+        let rect = {
+            let area = SVGBackend::with_string(&mut out, (w, h)).into_drawing_area();
+            draw_line_chart(&area, &c, &Theme::light(1.0)).expect("draws")
+        };
+        (out, rect)
+    };
+    let (_, roomy) = draw(900, 420, &["original", "linear (PI)"]);
+    assert_eq!(roomy.cramped.words(), "");
+    // 300 × 200: the y title is longer than the axis (a long legend name wraps, whole).
+    let long = "sinusoidal: cosine(PE[pos], PE[pos+Δ]), d_model 128";
+    let (svg, cramped) = draw(300, 200, &[long, "RoPE: score(Δ)"]);
+    assert_eq!(cramped.cramped.words(), "y-title", "{:?}", cramped);
+    // Legend rows that would take more than half the chart: some are cut.
+    let many: Vec<String> = (0..9).map(|n| format!("method number {n}")).collect();
+    let many: Vec<&str> = many.iter().map(String::as_str).collect();
+    assert_eq!(draw(300, 200, &many).1.cramped.words(), "legend y-title");
+    // The y title wrapped onto three lines, the last cut.
+    let shown = texts(&svg);
+    let at = shown
+        .iter()
+        .position(|t| t.starts_with("ω′_i"))
+        .expect("y title");
+    let lines = &shown[at..at + 3];
+    assert!(lines[2].ends_with('…'), "{lines:?}");
+    assert!(
+        "ω′_i, rad per position (log scale, unscaled and scaled)"
+            .starts_with(&lines.join(" ").trim_end_matches('…').trim_end().to_string()),
+        "{lines:?}"
+    );
+    // Taller, the same title wraps whole onto lines beside each other, and nothing is cut.
+    let (svg, roomy) = draw(300, 300, &["original"]);
+    assert_eq!(roomy.cramped.words(), "", "{:?}", texts(&svg));
+    let shown = texts(&svg);
+    let at = shown
+        .iter()
+        .position(|t| t.starts_with("ω′_i"))
+        .expect("y title");
+    let lines: Vec<&String> = shown[at..]
+        .iter()
+        .take_while(|t| *t != "original")
+        .collect();
+    assert!(lines.len() == 2, "{lines:?}");
+    assert_eq!(
+        lines
+            .iter()
+            .map(|l| l.as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+        "ω′_i, rad per position (log scale, unscaled and scaled)"
+    );
+    let xs: Vec<f64> = lines.iter().map(|l| text_at(&svg, l).unwrap().0).collect();
+    assert!(
+        xs[0] < xs[1] && xs[1] < f64::from(roomy.x0),
+        "{xs:?} {roomy:?}"
+    );
+    // Its y tick labels are at least 12 px apart (one per 24 px of axis, at most 7).
+    let mut ys: Vec<f64> = texts(&svg)
+        .iter()
+        .filter(|t| t.starts_with("1e"))
+        .flat_map(|t| texts_at(&svg, t))
+        .filter(|(x, _)| *x < f64::from(cramped.x0))
+        .map(|(_, y)| y)
+        .collect();
+    ys.sort_by(f64::total_cmp);
+    assert!(ys.len() >= 2, "{ys:?}");
+    assert!(ys.windows(2).all(|w| w[1] - w[0] >= 12.0), "{ys:?}");
 }
 
 #[test]

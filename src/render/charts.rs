@@ -89,6 +89,34 @@ pub struct PlotRect {
     pub y0: i32,
     pub x1: i32,
     pub y1: i32,
+    /// What the chart had to cut to fit its canvas.
+    pub cramped: Cramped,
+}
+
+/// What a chart cut to fit a canvas too small for it: a legend name or row, an axis title
+/// longer than its axis. The canvas says so (`data-cramped`), and the presenter-fit specs
+/// require none at the sizes a classroom projects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Cramped {
+    pub legend: bool,
+    pub x_title: bool,
+    pub y_title: bool,
+}
+
+impl Cramped {
+    /// The cuts in words ("legend y-title"), empty when nothing was cut.
+    pub fn words(&self) -> String {
+        [
+            (self.legend, "legend"),
+            (self.x_title, "x-title"),
+            (self.y_title, "y-title"),
+        ]
+        .iter()
+        .filter(|(cut, _)| *cut)
+        .map(|(_, w)| *w)
+        .collect::<Vec<_>>()
+        .join(" ")
+    }
 }
 
 impl PlotRect {
@@ -117,6 +145,7 @@ pub(super) fn rect_of<DB: DrawingBackend, C: plotters::coord::CoordTranslate>(
         y0: ys.start,
         x1: xs.end,
         y1: ys.end,
+        cramped: Cramped::default(),
     }
 }
 
@@ -348,7 +377,9 @@ pub fn draw_line_parts<DB: DrawingBackend>(
         usable_range(chart.y_range.0, chart.y_range.1)
     };
     // The legend sits outside the plot: at the right when it is narrow enough, else below.
-    let legend = LegendLayout::of(area, &chart.series, theme)?;
+    let margin = theme.px(10.0);
+    let y_label_area = theme.px(56.0);
+    let legend = LegendLayout::of(area, &chart.series, theme, (margin + y_label_area) as i32)?;
     let (plot_area, legend_area) = match legend.place {
         LegendPlace::None => (area.clone(), None),
         LegendPlace::Right(w) => {
@@ -360,13 +391,20 @@ pub fn draw_line_parts<DB: DrawingBackend>(
             (a, Some(b))
         }
     };
+    // The y axis title: one line when it fits along the axis, else wrapped at spaces onto up
+    // to three (its label area widens for them), its last line cut with "…" past that.
+    let x_label_area = theme.px(38.0);
+    let axis_h = plot_area.dim_in_pixel().1 as i32 - 2 * margin as i32 - x_label_area as i32;
+    let y_title = AxisTitle::of(&plot_area, &chart.y_label, theme, axis_h.max(1))?;
+    let y_label_area = y_label_area + (y_title.lines.len() as u32 - 1) * theme.px(16.0);
     let mut ctx = ChartBuilder::on(&plot_area)
-        .margin(theme.px(10.0))
-        .x_label_area_size(theme.px(38.0))
-        .y_label_area_size(theme.px(56.0))
+        .margin(margin)
+        .x_label_area_size(x_label_area)
+        .y_label_area_size(y_label_area)
         .build_cartesian_2d(x0..x1, ylo..yhi)?;
+    let mut cramped = Cramped::default();
     if frame {
-        draw_line_frame(&mut ctx, chart, &plot_area, (x0, x1), theme)?;
+        cramped = draw_line_frame(&mut ctx, chart, &plot_area, (x0, x1), &y_title, theme)?;
     }
     if series {
         draw_bands(&mut ctx, chart, (x0, x1), (ylo, yhi), theme)?;
@@ -459,23 +497,72 @@ pub fn draw_line_parts<DB: DrawingBackend>(
             }
         };
     }
-    let rect = rect_of(&ctx);
+    let mut rect = rect_of(&ctx);
+    rect.cramped = cramped;
     if frame {
         if let Some(legend_area) = legend_area {
             draw_legend(&legend_area, &chart.series, &legend, rect, theme)?;
+            rect.cramped.legend = legend.cramped;
         }
     }
     Ok(rect)
 }
 
-/// The mesh of a line chart: axes, tick labels, grid lines, axis names.
+/// An axis title in the lines it is drawn in, and whether it had to be cut.
+struct AxisTitle {
+    lines: Vec<String>,
+    cut: bool,
+}
+
+impl AxisTitle {
+    const MAX_LINES: usize = 3;
+
+    fn of<DB: DrawingBackend>(
+        area: &DrawingArea<DB, Shift>,
+        text: &str,
+        theme: &Theme,
+        room: i32,
+    ) -> Result<AxisTitle, DrawingAreaErrorKind<DB::ErrorType>> {
+        let font = theme.font(13.0);
+        let width = |t: &str| -> Result<i32, DrawingAreaErrorKind<DB::ErrorType>> {
+            Ok(area.estimate_text_size(t, &font)?.0 as i32)
+        };
+        let (mut lines, mut cut) = wrap_words(text, room, &width)?;
+        if lines.len() > Self::MAX_LINES {
+            lines.truncate(Self::MAX_LINES);
+            let last = lines.pop().unwrap_or_default();
+            lines.push(fit_text(area, &format!("{last} …"), &font, room)?);
+            cut = true;
+        }
+        Ok(AxisTitle { lines, cut })
+    }
+}
+
+/// The mesh of a line chart: axes, tick labels, grid lines, axis names. The y title comes in
+/// its lines (see [`AxisTitle`]); an x title longer than its axis is cut with "…" (a longer
+/// one would run into the next chart). Returns the cuts. The y axis has a label per 24 CSS
+/// pixels of height, at most 7.
 fn draw_line_frame<DB: DrawingBackend>(
     ctx: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
     chart: &LineChart,
     plot_area: &DrawingArea<DB, Shift>,
     (x0, x1): (f64, f64),
+    y_title: &AxisTitle,
     theme: &Theme,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Result<Cramped, DrawingAreaErrorKind<DB::ErrorType>> {
+    let plot = rect_of(ctx);
+    let title_font = theme.font(13.0);
+    let x_desc = fit_text(plot_area, &chart.x_label, &title_font, plot.width() as i32)?;
+    // One line: plotters places it; more: drawn beside each other below, the first leftmost.
+    let y_desc = match y_title.lines.as_slice() {
+        [one] => one.clone(),
+        _ => String::new(),
+    };
+    let cramped = Cramped {
+        legend: false,
+        x_title: x_desc != chart.x_label,
+        y_title: y_title.cut,
+    };
     let y_fmt = |v: &f64| {
         if chart.y_log {
             log_axis_label(*v)
@@ -495,10 +582,10 @@ fn draw_line_frame<DB: DrawingBackend>(
         }
     };
     ctx.configure_mesh()
-        .x_desc(chart.x_label.as_str())
-        .y_desc(chart.y_label.as_str())
+        .x_desc(x_desc)
+        .y_desc(y_desc)
         .label_style(theme.font(12.0))
-        .axis_desc_style(theme.font(13.0))
+        .axis_desc_style(title_font.clone())
         .bold_line_style(theme.grid)
         .max_light_lines(0)
         .axis_style(theme.axis)
@@ -507,10 +594,27 @@ fn draw_line_frame<DB: DrawingBackend>(
                 .min((x1 - x0).floor() as usize + 1)
                 .max(2),
         )
-        .y_labels(7)
+        .y_labels((plot.height() as u32 / theme.px(24.0).max(1)).clamp(2, 7) as usize)
         .x_label_formatter(&x_fmt)
         .y_label_formatter(&y_fmt)
-        .draw()
+        .draw()?;
+    if y_title.lines.len() > 1 {
+        let (bx, by) = plot_area.get_base_pixel();
+        let line_h = theme.px(16.0) as i32;
+        let mid_y = (plot.y0 + plot.y1) / 2 - by;
+        let font = title_font
+            .transform(plotters::style::FontTransform::Rotate270)
+            .pos(plotters::style::text_anchor::Pos::new(
+                plotters::style::text_anchor::HPos::Center,
+                plotters::style::text_anchor::VPos::Center,
+            ));
+        let left = theme.px(10.0) as i32 + line_h / 2 - bx.min(0);
+        for (k, line) in y_title.lines.iter().enumerate() {
+            let at = (left + k as i32 * line_h, mid_y);
+            plot_area.draw(&Text::new(line.as_str(), at, font.clone()))?;
+        }
+    }
+    Ok(cramped)
 }
 
 /// The bands of a line chart (shaded ranges with their labels), over its mesh and under its
@@ -560,69 +664,147 @@ enum LegendPlace {
     Below(u32),
 }
 
-/// The legend's measured entries and where they fit.
+/// The legend's entries and where each goes, measured once and used to size the legend's
+/// area and to draw it (so the rows drawn are the rows the area was sized for).
 struct LegendLayout {
     place: LegendPlace,
-    /// Width of each entry (swatch, gap and name), in series order.
-    entry_w: Vec<i32>,
+    /// Each entry's lines of text and the top left corner of its first line, in the legend
+    /// area's pixels (at the right: from the top of the plot).
+    entries: Vec<LegendEntry>,
     pad: i32,
     swatch: i32,
     line_h: i32,
+    /// Something did not fit: a word longer than a row (cut with "…"), or rows below the plot
+    /// that would take more than half the chart (the last are cut).
+    cramped: bool,
+}
+
+struct LegendEntry {
+    x: i32,
+    y: i32,
+    lines: Vec<String>,
 }
 
 impl LegendLayout {
+    /// At the right of the plot when the widest entry takes at most 0.3 of the width; else in
+    /// rows below it, aligned with the plot's left edge (`plot_left`), entries side by side
+    /// while they fit and a name longer than a row wrapped at spaces onto lines of its own.
     fn of<DB: DrawingBackend>(
         area: &DrawingArea<DB, Shift>,
         series: &[Series],
         theme: &Theme,
+        plot_left: i32,
     ) -> Result<LegendLayout, DrawingAreaErrorKind<DB::ErrorType>> {
         let font = theme.font(12.0);
         let pad = theme.px(6.0) as i32;
         let swatch = theme.px(18.0) as i32;
         let line_h = theme.px(16.0) as i32;
+        let text_w = |t: &str| -> Result<i32, DrawingAreaErrorKind<DB::ErrorType>> {
+            Ok(area.estimate_text_size(t, &font)?.0 as i32)
+        };
         let mut entry_w = Vec::with_capacity(series.len());
         for s in series {
-            let (w, _) = area.estimate_text_size(&s.name, &font)?;
-            entry_w.push(swatch + pad + w as i32);
+            entry_w.push(swatch + pad + text_w(&s.name)?);
         }
         let (width, height) = area.dim_in_pixel();
+        let (width, height) = (width as i32, height as i32);
         let widest = entry_w.iter().copied().max().unwrap_or(0);
+        let mut entries = Vec::with_capacity(series.len());
+        let mut cramped = false;
         let place = if series.is_empty() {
             LegendPlace::None
-        } else if (widest + 3 * pad) as f64 <= 0.3 * width as f64 {
+        } else if f64::from(widest + 3 * pad) <= 0.3 * f64::from(width) {
+            for (k, s) in series.iter().enumerate() {
+                entries.push(LegendEntry {
+                    x: pad,
+                    y: pad + k as i32 * line_h,
+                    lines: vec![s.name.clone()],
+                });
+            }
             LegendPlace::Right((widest + 3 * pad) as u32)
         } else {
-            let rows = flow_rows(&entry_w, width as i32 - 2 * pad, pad * 3);
-            let h = (rows * line_h + 2 * pad).min(height as i32 / 2);
-            LegendPlace::Below(h.max(0) as u32)
+            let left = plot_left.clamp(pad, (width / 4).max(pad));
+            let right = width - pad;
+            let room = right - left - swatch - pad;
+            let (mut x, mut y, mut row_lines) = (left, pad, 1);
+            for (s, &w) in series.iter().zip(&entry_w) {
+                let lines = if x + w <= right || left + w <= right {
+                    vec![s.name.clone()]
+                } else {
+                    let (lines, cut) = wrap_words(&s.name, room, &text_w)?;
+                    cramped |= cut;
+                    lines
+                };
+                // A new row when this entry does not fit after the last, or either has lines of
+                // its own.
+                if x > left && (x + w > right || lines.len() > 1 || row_lines > 1) {
+                    x = left;
+                    y += row_lines * line_h;
+                    row_lines = 1;
+                }
+                row_lines = row_lines.max(lines.len() as i32);
+                entries.push(LegendEntry { x, y, lines });
+                x += w + pad * 3;
+            }
+            let needed = y + row_lines * line_h + pad;
+            cramped |= needed > height / 2;
+            LegendPlace::Below(needed.min(height / 2).max(0) as u32)
         };
         Ok(LegendLayout {
             place,
-            entry_w,
+            entries,
             pad,
             swatch,
             line_h,
+            cramped,
         })
     }
 }
 
-/// How many rows entries of these widths fill when laid left to right within `width`, `gap`
-/// apart.
-fn flow_rows(entry_w: &[i32], width: i32, gap: i32) -> i32 {
-    let mut rows = 1;
-    let mut x = 0;
-    for &w in entry_w {
-        if x > 0 && x + w > width {
-            rows += 1;
-            x = 0;
+/// `text` in lines at most `room` wide, broken at spaces; a word wider than `room` is cut
+/// with "…" (the bool says so).
+fn wrap_words<E>(
+    text: &str,
+    room: i32,
+    width: &dyn Fn(&str) -> Result<i32, E>,
+) -> Result<(Vec<String>, bool), E> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut cut = false;
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let joined = if line.is_empty() {
+            word.to_string()
+        } else {
+            format!("{line} {word}")
+        };
+        if width(&joined)? <= room {
+            line = joined;
+            continue;
         }
-        x += w + gap;
+        if !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        if width(word)? <= room {
+            line = word.to_string();
+        } else {
+            // The longest prefix that fits, with "…".
+            let chars: Vec<char> = word.chars().collect();
+            let mut n = chars.len();
+            while n > 0 && width(&(chars[..n].iter().collect::<String>() + "…"))? > room {
+                n -= 1;
+            }
+            lines.push(chars[..n].iter().collect::<String>() + "…");
+            cut = true;
+        }
     }
-    rows
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    Ok((lines, cut))
 }
 
 /// The series names with a line of their colour and style, in the legend's own area (outside
-/// the plot): one per row at the right, or flowing in rows below, aligned with the plot.
+/// the plot), where [`LegendLayout`] placed them.
 fn draw_legend<DB: DrawingBackend>(
     legend_area: &DrawingArea<DB, Shift>,
     series: &[Series],
@@ -636,20 +818,18 @@ fn draw_legend<DB: DrawingBackend>(
         plotters::style::text_anchor::HPos::Left,
         plotters::style::text_anchor::VPos::Center,
     );
-    let (offset_x, offset_y) = legend_area.get_base_pixel();
-    let (width, _) = legend_area.dim_in_pixel();
-    // Positions inside the legend area, starting level with the plot (right) or under it.
-    let (mut x, mut y) = match layout.place {
-        LegendPlace::Right(_) => (pad, (plot.y0 - offset_y).max(0) + pad),
-        _ => ((plot.x0 - offset_x).max(pad), pad),
+    let (_, offset_y) = legend_area.get_base_pixel();
+    let (_, area_h) = legend_area.dim_in_pixel();
+    // At the right, entries start level with the plot.
+    let top = match layout.place {
+        LegendPlace::Right(_) => (plot.y0 - offset_y).max(0),
+        _ => 0,
     };
-    let row_start = x;
-    for (s, &w) in series.iter().zip(&layout.entry_w) {
-        if let LegendPlace::Below(_) = layout.place {
-            if x > row_start && x + w > width as i32 - pad {
-                x = row_start;
-                y += line_h;
-            }
+    for (s, e) in series.iter().zip(&layout.entries) {
+        let (x, y) = (e.x, top + e.y);
+        // Rows past a clamped legend's area are left out (reported as cramped), not overprinted.
+        if y + line_h > area_h as i32 {
+            break;
         }
         let mid = y + line_h / 2;
         let stroke = s.colour.stroke_width(theme.px(2.0));
@@ -680,13 +860,12 @@ fn draw_legend<DB: DrawingBackend>(
                 legend_area.draw(&PathElement::new(vec![(x, mid), (x + swatch, mid)], stroke))?
             }
         }
-        // A name wider than the legend is cut with an ellipsis rather than clipped.
-        let room = width as i32 - (x + swatch + pad) - pad;
-        let name = fit_text(legend_area, &s.name, &font, room)?;
-        legend_area.draw(&Text::new(name, (x + swatch + pad, mid), font.pos(centre)))?;
-        match layout.place {
-            LegendPlace::Right(_) => y += line_h,
-            _ => x += w + pad * 3,
+        for (k, line) in e.lines.iter().enumerate() {
+            if y + (k as i32 + 1) * line_h > area_h as i32 {
+                break;
+            }
+            let at = (x + swatch + pad, mid + k as i32 * line_h);
+            legend_area.draw(&Text::new(line.as_str(), at, font.pos(centre)))?;
         }
     }
     Ok(())
@@ -727,6 +906,7 @@ mod tests {
             y0: 20,
             x1: 110,
             y1: 70,
+            ..PlotRect::default()
         };
         assert_eq!(r.fraction(60.0, 45.0), Some((0.5, 0.5)));
         assert_eq!(r.fraction(5.0, 45.0), None);

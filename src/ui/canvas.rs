@@ -22,30 +22,24 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, Path2d};
 use pe_kernels::bands::BandLayer;
 use wasm_bindgen::Clamped;
 
-// A series of a few thousand points is one call into JavaScript, not one per point: each
-// call from WebAssembly costs more than the browser's own work for a `lineTo`.
-#[wasm_bindgen(
-    inline_js = "export function polyline(p, xy, d) { for (let k = 0; k < d.length; k += 2) { const x = d[k], y = d[k + 1]; let start = true; for (let i = 0; i + 1 < xy.length; i += 2) { const a = xy[i]; if (a !== a) { start = true; } else if (start) { p.moveTo(a + x, xy[i + 1] + y); start = false; } else { p.lineTo(a + x, xy[i + 1] + y); } } } }"
-)]
+// Four small JavaScript loops, in one module (one file for the page to fetch, not four). A
+// series of a few thousand points is one call into JavaScript, not one per point: each call
+// from WebAssembly costs more than the browser's own work for a `lineTo`.
+#[wasm_bindgen(inline_js = "\
+export function polyline(p, xy, d) { for (let k = 0; k < d.length; k += 2) { const x = d[k], y = d[k + 1]; let start = true; for (let i = 0; i + 1 < xy.length; i += 2) { const a = xy[i]; if (a !== a) { start = true; } else if (start) { p.moveTo(a + x, xy[i + 1] + y); start = false; } else { p.lineTo(a + x, xy[i + 1] + y); } } } }
+export function segments(p, s) { for (let k = 0; k + 3 < s.length; k += 4) { p.moveTo(s[k], s[k + 1]); p.lineTo(s[k + 2], s[k + 3]); } }
+export function texts(c, font, fill, align, base, s, xy) { c.font = font; c.fillStyle = fill; c.textAlign = align; c.textBaseline = base; const t = s.split('\\u0001'); for (let k = 0; k < t.length; k++) c.fillText(t[k], xy[2 * k], xy[2 * k + 1]); }
+export function rects(c, r, k) { for (let i = 0; i + 3 < r.length; i += 4) { c.fillStyle = `rgba(${k[i]},${k[i + 1]},${k[i + 2]},${k[i + 3]})`; c.fillRect(r[i], r[i + 1], r[i + 2], r[i + 3]); } }
+")]
 extern "C" {
     /// Adds the polyline through `(xy[0], xy[1]), (xy[2], xy[3]), …` to `path`, once for each
     /// offset `(d[0], d[1]), (d[2], d[3]), …`. A point whose x is NaN ends one polyline; the
     /// next point starts another.
     fn polyline(path: &Path2d, xy: &[f32], d: &[f32]);
-}
 
-#[wasm_bindgen(
-    inline_js = "export function segments(p, s) { for (let k = 0; k + 3 < s.length; k += 4) { p.moveTo(s[k], s[k + 1]); p.lineTo(s[k + 2], s[k + 3]); } }"
-)]
-extern "C" {
     /// Adds the segments `(s[0], s[1]) → (s[2], s[3])`, `(s[4], s[5]) → …` to `path`.
     fn segments(path: &Path2d, s: &[f32]);
-}
 
-#[wasm_bindgen(
-    inline_js = "export function texts(c, font, fill, align, base, s, xy) { c.font = font; c.fillStyle = fill; c.textAlign = align; c.textBaseline = base; const t = s.split('\\u0001'); for (let k = 0; k < t.length; k++) c.fillText(t[k], xy[2 * k], xy[2 * k + 1]); }"
-)]
-extern "C" {
     /// Sets the context's font, fill colour, alignment and baseline, then fills each text of
     /// `s` (separated by U+0001) at `(xy[0], xy[1]), (xy[2], xy[3]), …`.
     fn texts(
@@ -57,12 +51,7 @@ extern "C" {
         s: &str,
         xy: &[f32],
     );
-}
 
-#[wasm_bindgen(
-    inline_js = "export function rects(c, r, k) { for (let i = 0; i + 3 < r.length; i += 4) { c.fillStyle = `rgba(${k[i]},${k[i + 1]},${k[i + 2]},${k[i + 3]})`; c.fillRect(r[i], r[i + 1], r[i + 2], r[i + 3]); } }"
-)]
-extern "C" {
     /// Fills the rectangles `x, y, w, h` of `r`, each in the colour `r, g, b, alpha` at the
     /// same place in `k` (the CSS colour plotters-canvas sets for it).
     fn rects(context: &CanvasRenderingContext2d, r: &[f32], k: &[f64]);

@@ -9,13 +9,16 @@ use super::context::{publish, AppCtx, ChartPresentation};
 use super::dom;
 use super::painter::Painter;
 use super::schedule::{self, Slot};
-use crate::render::charts::{PlotRect, Theme};
+use crate::render::charts::{Cramped, PlotRect, Theme};
 
 /// The largest backing store of one canvas side, in device pixels.
 const MAX_CANVAS_PX: f64 = 4096.0;
 
 /// A chart's paint function, type-erased so that every chart shares one copy of the canvas code.
 pub type PaintFn = std::rc::Rc<dyn Fn(&Painter) -> Option<PlotRect>>;
+
+/// A chart's text scale, shared with the SVG export (presenter mode fits it to the chart).
+type TextScale = std::rc::Rc<std::cell::Cell<f64>>;
 
 /// A chart on the page as its owner and its exports hold it: its canvas and its place in the
 /// schedule. Made by the panel, built by [`ChartCanvas`] (which every panel builds at once: the
@@ -48,9 +51,9 @@ impl ChartRef {
 }
 
 thread_local! {
-    /// Every chart built on the page, by its slot: its paint function and text scale, for the
-    /// SVG export (which paints it again on a recording context).
-    static PAINTS: std::cell::RefCell<Vec<(u32, PaintFn, f64)>> =
+    /// Every chart built on the page, by its slot: its paint function and the text scale it
+    /// last painted with, for the SVG export (which paints it again on a recording context).
+    static PAINTS: std::cell::RefCell<Vec<(u32, PaintFn, TextScale)>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
@@ -62,7 +65,7 @@ pub fn paint_export(chart: ChartRef, target: web_sys::HtmlCanvasElement) -> Opti
     let (paint, text_scale) = PAINTS.with_borrow(|c| {
         c.iter()
             .find(|(id, _, _)| *id == slot.id())
-            .map(|(_, p, t)| (p.clone(), *t))
+            .map(|(_, p, t)| (p.clone(), t.get()))
     })?;
     // The theme in use, as the shell sets it on <html> (this runs outside any component).
     let dark = dom::window()
@@ -204,6 +207,11 @@ fn chart_canvas(chart: Chart) -> AnyView {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
     let presentation = use_context::<Option<ChartPresentation>>().flatten();
     let text_scale = presentation.map_or(1.0, |p| p.text_scale);
+    // Presenter mode's text as large as fits: a chart that cut a legend entry or an axis title
+    // at the presenter's scale paints again a step smaller, down to the page's own size. The
+    // scale found holds while the canvas keeps its size (so moves paint once).
+    let fitted: TextScale = std::rc::Rc::new(std::cell::Cell::new(text_scale));
+    let fitted_at = std::cell::Cell::new((0u32, 0u32));
     let rect = StoredValue::new(PlotRect::default());
     let frame_cache = StoredValue::new_local(None);
     // Its name as first built; afterwards it changes with the chart's paints.
@@ -217,7 +225,7 @@ fn chart_canvas(chart: Chart) -> AnyView {
     let laid_out = RwSignal::new((0.0f64, 0.0f64));
     // Painted in animation frames, on screen first (see `schedule`).
     let slot = chart.slot;
-    PAINTS.with_borrow_mut(|c| c.push((slot.id(), paint.clone(), text_scale)));
+    PAINTS.with_borrow_mut(|c| c.push((slot.id(), paint.clone(), fitted.clone())));
     on_cleanup(move || {
         let _ = PAINTS.try_with(|c| c.borrow_mut().retain(|(id, _, _)| *id != slot.id()));
     });
@@ -270,26 +278,39 @@ fn chart_canvas(chart: Chart) -> AnyView {
         if canvas.height() != h {
             canvas.set_height(h);
         }
-        let scale = f64::from(w) / css_w * text_scale;
-        let theme = if dark {
-            Theme::dark(scale)
-        } else {
-            Theme::light(scale)
-        };
+        if fitted_at.get() != (w, h) {
+            fitted_at.set((w, h));
+            fitted.set(text_scale);
+        }
         let coarse = slot.coarseness();
-        let painter = Painter {
-            canvas,
-            theme,
-            frame_cache,
-            coarse,
-            reduced: std::cell::Cell::new(false),
-            quick_data: std::cell::Cell::new(false),
-            work: std::cell::Cell::new(None),
-            slot,
-            vector: false,
-        };
         let started = dom::now_ms();
-        if let Some(r) = paint(&painter) {
+        let (painter, painted_rect) = loop {
+            let scale = f64::from(w) / css_w * fitted.get();
+            let theme = if dark {
+                Theme::dark(scale)
+            } else {
+                Theme::light(scale)
+            };
+            let painter = Painter {
+                canvas: canvas.clone(),
+                theme,
+                frame_cache,
+                coarse,
+                reduced: std::cell::Cell::new(false),
+                quick_data: std::cell::Cell::new(false),
+                work: std::cell::Cell::new(None),
+                slot,
+                vector: false,
+            };
+            let r = paint(&painter);
+            let cut = r.is_some_and(|r| r.cramped != Cramped::default());
+            if cut && fitted.get() > 1.0 {
+                fitted.set((fitted.get() - 0.3).max(1.0));
+                continue;
+            }
+            break (painter, r);
+        };
+        if let Some(r) = painted_rect {
             rect.set_value(r);
             if marks.is_some() {
                 publish(painted, (r, w, h));
@@ -298,6 +319,11 @@ fn chart_canvas(chart: Chart) -> AnyView {
             let _ = painter
                 .canvas
                 .set_attribute("data-plot", &format!("{},{},{},{}", r.x0, r.y0, r.x1, r.y1));
+            // What the chart cut to fit (render::charts::Cramped), for the presenter-fit specs.
+            let _ = match r.cramped.words() {
+                w if w.is_empty() => painter.canvas.remove_attribute("data-cramped"),
+                w => painter.canvas.set_attribute("data-cramped", &w),
+            };
         }
         let ms = dom::now_ms() - started;
         let coarse = if painter.reduced.get() { coarse } else { 1 };

@@ -123,13 +123,18 @@ impl Painter {
     /// then its series.
     pub fn lines(&self, chart: &LineChart) -> Option<PlotRect> {
         let area = self.area()?;
-        self.framed(FrameShows::Lines(chart.frame()), &|| {
+        let frame = self.framed(FrameShows::Lines(chart.frame()), &|| {
             let rect = draw_line_parts(&area, chart, &self.theme, LineParts::Frame).ok();
             // Strokes the grid lines still waiting (see `Canvas2d`) before the frame is copied.
             area.present().ok()?;
             rect
         })?;
-        draw_line_parts(&area, chart, &self.theme, LineParts::Series).ok()
+        // What the frame cut (its legend, its axis titles) is the chart's, drawn or copied.
+        let rect = draw_line_parts(&area, chart, &self.theme, LineParts::Series).ok()?;
+        Some(PlotRect {
+            cramped: frame.cramped,
+            ..rect
+        })
     }
 
     /// Draws a chart's frame with `draw` and returns the plotting area it leaves. When the

@@ -107,6 +107,7 @@ pub(super) fn PcaPanel(shared: LearnedShared) -> impl IntoView {
                 y0: ys.start,
                 x1: xs.end,
                 y1: ys.end,
+                ..PlotRect::default()
             })
         })
     };

@@ -289,6 +289,7 @@ fn RotationPanel(shared: RopeShared) -> impl IntoView {
             y0: 0,
             x1: w as i32,
             y1: h as i32,
+            ..PlotRect::default()
         })
     };
     // Animation: advance the position about 30 times a second while playing; never with
