@@ -45,7 +45,10 @@ export function instrument() {
   const channel = new MessageChannel();
   let frameDone = null;
   channel.port1.onmessage = () => { const f = frameDone; frameDone = null; f?.(performance.now()); };
-  const afterFrame = () => new Promise((r) => requestAnimationFrame(() => { frameDone = r; channel.port2.postMessage(0); }));
+  // When the last watched frame's animation-frame callbacks began (ours is registered before the
+  // app's, so it runs first): the start of the frame's work.
+  let frameStart = 0;
+  const afterFrame = () => new Promise((r) => requestAnimationFrame(() => { frameStart = performance.now(); frameDone = r; channel.port2.postMessage(0); }));
   const inputs = [];
   let onInput = null;
   // A drag's `input` is stamped when it is dispatched; the pointer event that caused it carries
@@ -84,10 +87,11 @@ export function instrument() {
           let lastChange = stamp;
           for (let k = 0; k < 150; k++) {
             const t = await afterFrame();
+            const start = frameStart;
             const hs = canvases.map(hash);
             if (hs.some((h, i) => h !== last[i])) lastChange = t;
             // What the charts' paints took in this frame, and how many were reduced so far.
-            frames.push({ t, hs, paintMs: window.__peLab?.framePaintMs, reduced: window.__peLab?.coarsePaints ?? 0 });
+            frames.push({ t, start, hs, paintMs: window.__peLab?.framePaintMs, reduced: window.__peLab?.coarsePaints ?? 0 });
             last = hs;
             if (t - stamp > 200 && t - lastChange > 150 && !busy()) break;
           }
@@ -103,6 +107,11 @@ export function instrument() {
             wait: window.__benchDispatch - stamp,
             trail: frames.slice(0, 3).map((f) => [Math.round(f.t - stamp), f.hs.map((h, i) => (h !== base[i] ? 1 : 0)).join('')]),
             first: first === undefined ? null : first - stamp,
+            // From the start of the first frame after the input (its animation-frame callbacks)
+            // to the end of the first frame showing the change, and how many frames that was
+            // after the first: the app's part, without the wait for the display's next frame.
+            fromFrame: first === undefined ? null : first - frames[0].start,
+            framesLate: firstFrame ? frames.indexOf(firstFrame) : null,
             all: first === undefined ? null : all - stamp,
             settled: first === undefined ? null : settled - stamp,
             // In the first frame showing the change: the charts' paints (ms), and how many
