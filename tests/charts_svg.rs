@@ -28,6 +28,16 @@ fn svg_of(
 }
 
 /// The text of every `<text>` element, in drawing order.
+/// The texts from the first that starts with `first` up to (not including) the text `stop`:
+/// a wrapped legend name's or axis title's lines, in drawing order.
+fn lines_from<'a>(shown: &'a [String], first: &str, stop: &str) -> Vec<&'a String> {
+    let at = shown
+        .iter()
+        .position(|t| t.starts_with(first))
+        .unwrap_or_else(|| panic!("no text starting {first:?} in {shown:?}"));
+    shown[at..].iter().take_while(|t| *t != stop).collect()
+}
+
 fn texts(svg: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut rest = svg;
@@ -338,14 +348,7 @@ fn a_legend_name_wider_than_the_chart_wraps_whole() {
         draw_line_chart(&area, &c, &Theme::light(1.0)).expect("draws")
     };
     let shown = texts(&out);
-    let first = shown
-        .iter()
-        .position(|t| t.starts_with("without PE"))
-        .expect("legend entry");
-    let lines: Vec<&String> = shown[first..]
-        .iter()
-        .take_while(|t| *t != "short")
-        .collect();
+    let lines = lines_from(&shown, "without PE", "short");
     assert!(lines.len() >= 2, "{shown:?}");
     assert_eq!(
         lines
@@ -422,14 +425,7 @@ fn a_chart_too_small_for_its_text_reports_what_it_cut() {
     let (svg, roomy) = draw(300, 300, &["original"]);
     assert_eq!(roomy.cramped.words(), "", "{:?}", texts(&svg));
     let shown = texts(&svg);
-    let at = shown
-        .iter()
-        .position(|t| t.starts_with("ω′_i"))
-        .expect("y title");
-    let lines: Vec<&String> = shown[at..]
-        .iter()
-        .take_while(|t| *t != "original")
-        .collect();
+    let lines = lines_from(&shown, "ω′_i", "original");
     assert!(lines.len() == 2, "{lines:?}");
     assert_eq!(
         lines
