@@ -96,8 +96,9 @@ async function measureSlider(page, id, watch) {
     await until(page, ready);
   }
   // The slider's place on screen (sticky controls stay in sight when a panel is scrolled to).
-  const box = await page.evaluate(`(() => { const e = document.getElementById('${id}'); if (!${!!watch}) e.scrollIntoView({ block: 'nearest' }); const r = e.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width, h: r.height }; })()`);
+  const box = await page.evaluate(`(() => { const e = document.getElementById('${id}'); if (!${!!watch}) e.scrollIntoView({ block: 'nearest' }); const r = e.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width, h: r.height, value: e.value }; })()`);
   await pause(200);
+  if (process.env.BENCH_DEBUG) process.stderr.write(`\n${id}${watch ? ' ↓' : ''}: slider at ${JSON.stringify(box)}, value ${box.value}, under the pointer ${await page.evaluate(`document.elementFromPoint(${box.x + box.w / 2}, ${box.y + box.h / 2})?.id`)}\n`);
   const y = box.y + box.h / 2;
   const x = (f) => box.x + 8 + f * (box.w - 16);
   await page.mouse.move(x(spread(0)), y);
@@ -111,7 +112,11 @@ async function measureSlider(page, id, watch) {
     if (r) samples.push(r);
   }
   await page.mouse.up();
+  // Back to the value it had (the defaults), so that the next slider is measured from the
+  // view's own state, not from wherever this drag left it.
+  await page.evaluate(`(() => { const e = document.getElementById('${id}'); e.value = '${box.value}'; e.dispatchEvent(new Event('input', { bubbles: true })); })()`);
   await pause(300);
+  await until(page, ready);
   return samples;
 }
 

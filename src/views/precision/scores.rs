@@ -37,7 +37,7 @@ fn score_data(s: &PrecisionState, budget: u64) -> (Vec<u64>, Vec<(Path, Vec<f64>
 /// The last distance drawn and the stride: the chart reads every `stride`-th distance (the
 /// CSV every one).
 fn score_stride(s: &PrecisionState, budget: u64) -> (u64, u64) {
-    let last = (s.max_dist as u64).min(s.m);
+    let last = s.score_distances();
     let stride = ((last + 1) * (s.head_dim as u64 / 2))
         .div_ceil(budget)
         .max(1);
@@ -112,7 +112,7 @@ pub(super) fn ScorePanel(precision_state: Memo<PrecisionState>) -> impl IntoView
     };
     let csv_cb = Callback::new(move |_| {
         let text = precision_state.with_untracked(|s| {
-            let ds: Vec<u64> = (0..=(s.max_dist as u64).min(s.m)).collect();
+            let ds: Vec<u64> = (0..=s.score_distances()).collect();
             let all: Vec<(Path, Vec<f64>)> =
                 s.paths.iter().map(|&p| (p, scores_at(p, s, &ds))).collect();
             let x: Vec<f64> = ds.iter().map(|&d| d as f64).collect();
@@ -131,7 +131,7 @@ pub(super) fn ScorePanel(precision_state: Memo<PrecisionState>) -> impl IntoView
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas chart=canvas label=Signal::derive(move || key.with(|s| format!("Score of a query at {} with keys 0 to {} positions back, for each path.", s.m, s.max_dist.min(s.m as usize)))) paint=paint height=300.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || key.with(PrecisionState::score_caption)) paint=paint height=300.0/>
             <p class="about">{crate::captions::PRECISION_SCORE}</p>
             <p class="sampling-note">{note}</p>
             <ExportButtons chart=canvas stem=Signal::derive(move || precision_state.with(|s| format!("{ID}_D{}_m{}", s.head_dim, s.m))) csv=csv_cb/>

@@ -122,6 +122,23 @@ pub const PRECISION_PRESETS: [PrecisionPreset; 4] = [
 ];
 
 impl PrecisionState {
+    /// The distances the score panel draws: 0 to `max_dist`, but never past key position 0.
+    pub fn score_distances(&self) -> u64 {
+        (self.max_dist as u64).min(self.m)
+    }
+
+    /// The score chart's name, saying so when the query position cuts the distances short (a
+    /// max distance past m changes nothing drawn).
+    pub fn score_caption(&self) -> String {
+        let shown = self.score_distances();
+        let cut = if (self.max_dist as u64) > self.m {
+            format!(" (the max distance, {}, reaches past key position 0: the keys stop there)", self.max_dist)
+        } else {
+            String::new()
+        };
+        format!("Score of a query at {} with keys 0 to {shown} positions back{cut}, for each path.", self.m)
+    }
+
     pub(crate) fn read(
         get: &dyn Fn(&str) -> Option<String>,
         notices: &mut Notices,
@@ -183,5 +200,33 @@ impl PrecisionState {
         out.push(("paths", names.join(",")));
         out.push(("m", self.m.to_string()));
         out.push(("max_dist", self.max_dist.to_string()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn score_caption_says_when_m_cuts_the_distances_short() {
+        let mut s = PrecisionState {
+            m: 30,
+            max_dist: 2000,
+            ..PrecisionState::default()
+        };
+        assert_eq!(s.score_distances(), 30);
+        assert_eq!(
+            s.score_caption(),
+            "Score of a query at 30 with keys 0 to 30 positions back (the max distance, 2000, reaches past key position 0: the keys stop there), for each path."
+        );
+        s.max_dist = 30;
+        assert_eq!(
+            s.score_caption(),
+            "Score of a query at 30 with keys 0 to 30 positions back, for each path."
+        );
+        s.max_dist = 64;
+        s.m = 100_000;
+        assert_eq!(s.score_distances(), 64);
+        assert!(!s.score_caption().contains("reaches past"));
     }
 }
