@@ -77,6 +77,7 @@ function probe() {
       const c = this.canvas;
       if (c.classList?.contains('chart')) {
         if (!p.firstChart) { p.firstChart = 'chart-first'; p.mark('chart-first'); }
+        if (p.armed && p.armed.frames <= 1) (p.armed.drew ??= new Set()).add(c.closest('[data-panel]')?.dataset.panel);
         if (p.watch && c === p.watch) p.changed();
       }
       return f.apply(this, a);
@@ -173,6 +174,8 @@ async function settle(page) {
       first: p.times[`${a.id}-1`] - a.stamp,
       rest: p.times[`${a.id}-${a.frames}`] - a.stamp,
       frames: a.frames,
+      // The charts drawn on up to the first frame that showed the change.
+      drew: [...(a.drew ?? [])],
     };
   });
 }
@@ -249,7 +252,12 @@ try {
     for (const name of Object.keys(APPS)) {
       const { page, close } = await newPage(browser);
       const selector = await APPS[name].open(page, urls[name]);
+      // BENCH_TRACE=prefix writes a Chromium trace of each app's first round (prefix-<app>.json);
+      // BENCH_TRACE_CPU=1 adds V8's sampling profiler (a PE_LAB_PROFILE=1 build names the wasm functions).
+      const trace = process.env.BENCH_TRACE && round === 0;
+      if (trace) await browser.startTracing(page, { categories: ['devtools.timeline', 'blink', 'cc', 'viz', 'gpu', 'v8', 'benchmark', 'latencyInfo', ...(process.env.BENCH_TRACE_CPU ? ['disabled-by-default-v8.cpu_profiler'] : [])] });
       for (const mode of ['input', 'pointer']) results[name][mode].push(...(await sliderRun(page, selector, mode, round)));
+      if (trace) fs.writeFileSync(`${process.env.BENCH_TRACE}-${name.replace(' ', '')}.json`, await browser.stopTracing());
       await close();
       process.stderr.write('.');
     }

@@ -16,7 +16,8 @@
 //!    idle period once the controls rest ([`Scheduler::idle`]).
 //! 3. **A chart too slow for a frame paints quick while the controls move**, coarser or from
 //!    fewer samples, predicted from what its last full paint cost ([`Scheduler::coarseness`],
-//!    [`Scheduler::quick_for`]), and is painted again in full once they rest. The charts that
+//!    [`Scheduler::quick_for`]), and is painted again in full as soon as the drag pauses
+//!    ([`SETTLE_MS`] without an input) while it is in view, once the controls rest otherwise. The charts that
 //!    paint in one frame share its budget ([`FRAME_PAINT_MS`]) in equal parts: the costly
 //!    ones paint quick when together they would not fit.
 //! 4. **At rest every chart is full**: no quick paint is asked for, and every dirty or coarse
@@ -33,6 +34,12 @@
 /// How long the controls must rest, in ms, before off-screen and coarse charts are brought up
 /// to date.
 pub const REST_MS: f64 = 150.0;
+
+/// A pause in the inputs this long (ms) brings the charts in view that painted quick up to
+/// full, one per idle period: the picture a student stops at is whole in a few frames, not
+/// at rest. Everything else (charts out of sight, texts that follow the state) waits for
+/// [`REST_MS`].
+pub const SETTLE_MS: f64 = 30.0;
 
 /// A chart whose full paint takes longer than this (ms) paints quick while a slider moves.
 pub const QUICK_PAINT_MS: f64 = 6.0;
@@ -136,10 +143,13 @@ pub struct Scheduler<T> {
     next_id: u32,
     /// The last time an input arrived or a chart changed.
     last_change: f64,
+    /// The last time an input arrived.
+    last_input: f64,
     inputs: Vec<(ControlId, T)>,
     after_frame: Vec<T>,
     frame_asked: bool,
-    idle_asked: bool,
+    /// When the idle period asked for is due (none asked: `None`).
+    idle_at: Option<f64>,
     turns_asked: bool,
     /// The current frame applied values and their charts' turns are still to be given.
     in_frame: bool,
@@ -162,10 +172,11 @@ impl<T> Default for Scheduler<T> {
             entries: Vec::new(),
             next_id: 1,
             last_change: f64::NEG_INFINITY,
+            last_input: f64::NEG_INFINITY,
             inputs: Vec::new(),
             after_frame: Vec::new(),
             frame_asked: false,
-            idle_asked: false,
+            idle_at: None,
             turns_asked: false,
             in_frame: false,
             flushed: false,
@@ -233,12 +244,29 @@ impl<T> Scheduler<T> {
         }
     }
 
+    /// The chart in view that painted quick and waits for its full paint, if any.
+    fn to_refine(&self) -> Option<ChartId> {
+        self.entries
+            .iter()
+            .find(|e| e.dirty && e.coarse && e.on_screen && !e.queued)
+            .map(|e| e.id)
+    }
+
+    /// Asks for an idle period when the next thing waiting for one is due, unless one is
+    /// asked for already by then.
     fn ask_idle(&mut self, now: f64) -> Asks {
-        if std::mem::replace(&mut self.idle_asked, true) {
+        let settled_in = (SETTLE_MS - (now - self.last_input)).max(0.0);
+        let wait = if self.to_refine().is_some() {
+            settled_in.min(self.rest_in(now))
+        } else {
+            self.rest_in(now)
+        };
+        if self.idle_at.is_some_and(|at| at <= now + wait) {
             return Asks::default();
         }
+        self.idle_at = Some(now + wait);
         Asks {
-            idle_in: Some(self.rest_in(now)),
+            idle_in: Some(wait),
             ..Asks::default()
         }
     }
@@ -301,6 +329,7 @@ impl<T> Scheduler<T> {
     /// the same control still waiting.
     pub fn input(&mut self, control: ControlId, value: T, now: f64) -> Asks {
         self.last_change = now;
+        self.last_input = now;
         match self.inputs.iter_mut().find(|(c, _)| *c == control) {
             Some(waiting) => waiting.1 = value,
             None => self.inputs.push((control, value)),
@@ -392,32 +421,37 @@ impl<T> Scheduler<T> {
     /// An idle period at `now`: once the controls rest, the next coarse chart (they are in
     /// sight) or dirty chart off screen takes its turn, one per idle period.
     pub fn idle(&mut self, now: f64) -> Idle {
-        self.idle_asked = false;
-        if self.moving(now) {
-            return Idle {
-                turn: None,
-                asks: self.ask_idle(now),
-            };
-        }
-        let next = self
-            .entries
-            .iter()
-            .find(|e| e.dirty && e.coarse && !e.queued)
-            .or_else(|| {
-                self.entries
-                    .iter()
-                    .find(|e| e.dirty && !e.on_screen && !e.queued)
-            })
-            .map(|e| e.id);
+        self.idle_at = None;
+        let moving = self.moving(now);
+        let next = if !moving {
+            self.entries
+                .iter()
+                .find(|e| e.dirty && e.coarse && !e.queued)
+                .or_else(|| {
+                    self.entries
+                        .iter()
+                        .find(|e| e.dirty && !e.on_screen && !e.queued)
+                })
+                .map(|e| e.id)
+        } else if now - self.last_input >= SETTLE_MS {
+            // The drag paused: a quick chart in view is painted in full now.
+            self.to_refine()
+        } else {
+            None
+        };
         let Some(id) = next else {
-            return Idle {
-                turn: None,
-                asks: Asks::default(),
+            let asks = if moving {
+                self.ask_idle(now)
+            } else {
+                Asks::default()
             };
+            return Idle { turn: None, asks };
         };
         if let Some(e) = self.entry(id) {
             e.queued = false;
             e.allowance_ms = QUICK_PAINT_MS;
+            // Full, though the controls have not rested yet.
+            e.full |= moving;
         }
         let more = self.entries.iter().filter(|e| e.dirty && !e.queued).count() > 1;
         let asks = if more {

@@ -10,6 +10,8 @@ struct Page {
     charts: Vec<(ChartId, f64)>,
     /// Every paint: the chart and its coarseness.
     paints: Vec<(ChartId, usize)>,
+    /// The last idle period a paint asked for: in how many ms.
+    idle_in: Option<f64>,
 }
 
 impl Page {
@@ -19,6 +21,7 @@ impl Page {
             now: 1000.0,
             charts: Vec::new(),
             paints: Vec::new(),
+            idle_in: None,
         }
     }
 
@@ -35,7 +38,10 @@ impl Page {
         let cost = self.charts.iter().find(|c| c.0 == id).unwrap().1;
         let coarse = self.s.coarseness(id, self.now);
         let ms = cost / (coarse * coarse) as f64;
-        let _ = self.s.painted(id, coarse, ms, self.now);
+        let asks = self.s.painted(id, coarse, ms, self.now);
+        if asks.idle_in.is_some() {
+            self.idle_in = asks.idle_in;
+        }
         self.paints.push((id, coarse));
     }
 
@@ -173,6 +179,49 @@ fn a_chart_too_slow_for_a_frame_paints_quick_while_moving_and_full_at_rest() {
     assert_eq!(page.rest(), vec![slow], "refined once the controls rest");
     assert_eq!(page.paints.last(), Some(&(slow, 1)));
     assert_eq!(page.s.pending(), 0);
+}
+
+#[test]
+fn a_quick_chart_in_view_is_full_once_the_drag_pauses_before_the_controls_rest() {
+    let mut page = Page::new();
+    let slow = page.chart(20.0, true);
+    let hidden = page.chart(20.0, false);
+    page.advance(REST_MS);
+    let _ = page.s.input(1, "v", page.now);
+    let _ = page.frame(&[slow, hidden]);
+    // 20 ms in the frame's whole budget, 8 ms (the other chart is out of sight): coarse 2.
+    assert_eq!(
+        page.paints.last(),
+        Some(&(slow, 2)),
+        "quick while the slider moves"
+    );
+    // An idle period before the pause: nothing yet, and the next one is asked for when the
+    // pause would be long enough.
+    page.advance(SETTLE_MS / 2.0);
+    let idle = page.s.idle(page.now);
+    assert_eq!(idle.turn, None);
+    assert_eq!(idle.asks.idle_in, Some(SETTLE_MS / 2.0));
+    page.advance(SETTLE_MS / 2.0);
+    let idle = page.s.idle(page.now);
+    assert_eq!(
+        idle.turn,
+        Some(slow),
+        "the drag paused: the chart in view is refined"
+    );
+    page.paint(slow);
+    assert_eq!(
+        page.paints.last(),
+        Some(&(slow, 1)),
+        "in full, though still moving"
+    );
+    assert!(page.s.moving(page.now));
+    // The chart out of sight waits for the controls to rest.
+    assert_eq!(page.s.idle(page.now).turn, None);
+    assert_eq!(page.rest(), vec![hidden]);
+    // A new move is quick again.
+    let _ = page.s.input(1, "w", page.now);
+    let _ = page.frame(&[slow]);
+    assert_eq!(page.paints.last(), Some(&(slow, 2)));
 }
 
 #[test]

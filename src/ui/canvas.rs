@@ -30,6 +30,7 @@ export function polyline(p, xy, d) { for (let k = 0; k < d.length; k += 2) { con
 export function segments(p, s) { for (let k = 0; k + 3 < s.length; k += 4) { p.moveTo(s[k], s[k + 1]); p.lineTo(s[k + 2], s[k + 3]); } }
 export function texts(c, font, fill, align, base, s, xy) { c.font = font; c.fillStyle = fill; c.textAlign = align; c.textBaseline = base; const t = s.split('\\u0001'); for (let k = 0; k < t.length; k++) c.fillText(t[k], xy[2 * k], xy[2 * k + 1]); }
 export function rects(c, r, k) { for (let i = 0; i + 3 < r.length; i += 4) { c.fillStyle = `rgba(${k[i]},${k[i + 1]},${k[i + 2]},${k[i + 3]})`; c.fillRect(r[i], r[i + 1], r[i + 2], r[i + 3]); } }
+export function under_bar(e) { for (const b of document.getElementsByClassName('controls')) { const r = b.getBoundingClientRect(); if (r.height && Math.abs(r.top) < 1 && e.getBoundingClientRect().bottom <= r.bottom) return true; } return false; }
 ")]
 extern "C" {
     /// Adds the polyline through `(xy[0], xy[1]), (xy[2], xy[3]), …` to `path`, once for each
@@ -55,6 +56,10 @@ extern "C" {
     /// Fills the rectangles `x, y, w, h` of `r`, each in the colour `r, g, b, alpha` at the
     /// same place in `k` (the CSS colour plotters-canvas sets for it).
     fn rects(context: &CanvasRenderingContext2d, r: &[f32], k: &[f64]);
+
+    /// Whether all of `element` that is in the viewport lies under a control bar stuck at its
+    /// top (`.controls` is sticky): in the viewport, yet not seen (see `schedule`).
+    pub(crate) fn under_bar(element: &web_sys::Element) -> bool;
 }
 
 /// Labels of one font, colour and anchor, waiting to be filled by one call into JavaScript:

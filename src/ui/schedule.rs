@@ -35,6 +35,9 @@ thread_local! {
     static SCHEDULE: RefCell<Scheduler<Task>> = RefCell::new(Scheduler::new());
     /// Each chart's turn signal, which its paint effect tracks.
     static TURNS: RefCell<Vec<(ChartId, RwSignal<u32>)>> = const { RefCell::new(Vec::new()) };
+    /// The charts in the viewport, with their canvas: each input frame checks which of them a
+    /// stuck control bar hides ([`hidden_under_controls`]).
+    static IN_VIEW: RefCell<Vec<(Slot, web_sys::Element)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Runs one transition of the schedule (never re-entered: what it returns is done after).
@@ -71,6 +74,7 @@ impl Slot {
         on_cleanup(move || {
             schedule(|s| s.remove(id));
             TURNS.with_borrow_mut(|t| t.retain(|(x, _)| *x != id));
+            let _ = IN_VIEW.try_with(|v| v.borrow_mut().retain(|(x, _)| x.id != id));
             publish_counts();
         });
         publish_counts();
@@ -185,6 +189,7 @@ fn ask(asks: Asks) {
 /// their effects have run), or the charts queued take their turn now; the paints run in the
 /// microtasks that follow, before the browser renders this frame.
 fn frame() {
+    hidden_under_controls();
     let frame = schedule(|s| s.frame());
     if !frame.apply.is_empty() {
         mark_moving();
@@ -398,7 +403,33 @@ fn mark_moving() {
 /// margin: a chart just below the fold does not cost an input frame (it is current anyway once
 /// the controls rest, and paints in the frame after it scrolls in).
 pub fn observe_on_screen(element: &web_sys::Element, slot: Slot) {
-    on_visibility(element, None, move |on| slot.set_on_screen(on));
+    let canvas = element.clone();
+    on_visibility(element, None, move |on| {
+        IN_VIEW.with_borrow_mut(|v| {
+            v.retain(|(x, _)| x.id != slot.id);
+            if on {
+                v.push((slot, canvas.clone()));
+            }
+        });
+        slot.set_on_screen(on && !super::canvas::under_bar(&canvas));
+    });
+}
+
+/// A chart scrolled under a stuck control bar is in the viewport but not seen: it counts as
+/// off screen, so that a slider's frame does not paint it (it is brought up to date once the
+/// controls rest, like any chart out of sight). Checked at the start of each frame, before its
+/// values are applied; the viewport observer does not tell, as the bar moves with the page.
+fn hidden_under_controls() {
+    let seen: Vec<(Slot, web_sys::Element)> = IN_VIEW.with_borrow(|v| v.clone());
+    if seen.is_empty() {
+        return;
+    }
+    for (slot, canvas) in seen {
+        let on = !super::canvas::under_bar(&canvas);
+        if slot.on_screen() != on {
+            slot.set_on_screen(on);
+        }
+    }
 }
 
 /// Calls `f` with whether `element` is in the viewport (grown by `margin`, CSS such as
