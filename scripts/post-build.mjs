@@ -61,8 +61,11 @@ const chunks = fs.readdirSync(splitDir).filter((f) => f.endsWith('.wasm') && f !
 // 2.4 KB gzip less than -Oz on this build (219,475 against 221,833 bytes), which is smaller before gzip but compresses worse. The chunks
 // share its memory, so they get no assumption about memory contents (plain -Oz).
 const wasmOpt = (file, level, extra) => release && run('wasm-opt', [level, ...(process.env.PE_LAB_PROFILE ? ['-g'] : []), ...extra, file, '-o', file]);
-wasmOpt(path.join(pkgDir, `${stem}_bg.wasm`), '-Os', ['--one-caller-inline-max-function-size=25', '--converge', '--low-memory-unused', '--zero-filled-memory']);
-for (const c of chunks) wasmOpt(path.join(splitDir, c), '-Oz', []);
+// The `producers` and `target_features` sections (toolchain names, about 200 bytes gzip) are
+// dropped: no browser reads them.
+const strip = ['--strip-producers', '--strip-target-features'];
+wasmOpt(path.join(pkgDir, `${stem}_bg.wasm`), '-Os', ['--one-caller-inline-max-function-size=25', '--converge', '--low-memory-unused', '--zero-filled-memory', ...strip]);
+for (const c of chunks) wasmOpt(path.join(splitDir, c), '-Oz', strip);
 
 replaceStaged(`${stem}_bg.wasm`, fs.readFileSync(path.join(pkgDir, `${stem}_bg.wasm`)));
 let mainJs = fs.readFileSync(path.join(pkgDir, `${stem}.js`), 'utf8');

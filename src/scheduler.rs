@@ -39,7 +39,7 @@ pub const REST_MS: f64 = 150.0;
 /// full, one per idle period: the picture a student stops at is whole in a few frames, not
 /// at rest. Everything else (charts out of sight, texts that follow the state) waits for
 /// [`REST_MS`].
-pub const SETTLE_MS: f64 = 30.0;
+pub const SETTLE_MS: f64 = 25.0;
 
 /// A chart whose full paint takes longer than this (ms) paints quick while a slider moves.
 pub const QUICK_PAINT_MS: f64 = 6.0;

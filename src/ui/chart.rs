@@ -238,6 +238,9 @@ fn chart_canvas(chart: Chart) -> AnyView {
         if !slot.granted() {
             // An input changed what the chart draws: it paints in its turn, with whatever the
             // state is by then (reading nothing else here, so further inputs do not wake it).
+            if let Some(canvas) = node_ref.get_untracked() {
+                slot.check_seen(&canvas);
+            }
             slot.dirty();
             return;
         }

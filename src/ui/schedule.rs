@@ -35,9 +35,6 @@ thread_local! {
     static SCHEDULE: RefCell<Scheduler<Task>> = RefCell::new(Scheduler::new());
     /// Each chart's turn signal, which its paint effect tracks.
     static TURNS: RefCell<Vec<(ChartId, RwSignal<u32>)>> = const { RefCell::new(Vec::new()) };
-    /// The charts in the viewport, with their canvas: each input frame checks which of them a
-    /// stuck control bar hides ([`hidden_under_controls`]).
-    static IN_VIEW: RefCell<Vec<(Slot, web_sys::Element)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Runs one transition of the schedule (never re-entered: what it returns is done after).
@@ -53,6 +50,8 @@ pub struct Slot {
     turn: RwSignal<u32>,
     /// The last turn the paint effect used.
     used: StoredValue<u32>,
+    /// Whether the chart is in the viewport, as its observer last told.
+    in_viewport: StoredValue<bool>,
 }
 
 impl Slot {
@@ -74,7 +73,6 @@ impl Slot {
         on_cleanup(move || {
             schedule(|s| s.remove(id));
             TURNS.with_borrow_mut(|t| t.retain(|(x, _)| *x != id));
-            let _ = IN_VIEW.try_with(|v| v.borrow_mut().retain(|(x, _)| x.id != id));
             publish_counts();
         });
         publish_counts();
@@ -82,6 +80,7 @@ impl Slot {
             id,
             turn,
             used: StoredValue::new(0),
+            in_viewport: StoredValue::new(false),
         }
     }
 
@@ -142,6 +141,16 @@ impl Slot {
         schedule(|s| s.on_screen(self.id))
     }
 
+    /// Before a changed chart asks for its turn: whether it is seen, now. In the viewport but
+    /// all under a control bar stuck at its top counts as out of sight (not painted in a
+    /// slider's frame); the viewport observer cannot tell, as the bar moves with the page.
+    pub fn check_seen(&self, canvas: &web_sys::Element) {
+        let on = self.in_viewport.get_value() && !super::canvas::under_bar(canvas);
+        if on != self.on_screen() {
+            self.set_on_screen(on);
+        }
+    }
+
     /// The chart scrolled into or out of the viewport.
     pub fn set_on_screen(&self, on_screen: bool) {
         let asks = schedule(|s| s.set_on_screen(self.id, on_screen));
@@ -189,7 +198,6 @@ fn ask(asks: Asks) {
 /// their effects have run), or the charts queued take their turn now; the paints run in the
 /// microtasks that follow, before the browser renders this frame.
 fn frame() {
-    hidden_under_controls();
     let frame = schedule(|s| s.frame());
     if !frame.apply.is_empty() {
         mark_moving();
@@ -405,31 +413,9 @@ fn mark_moving() {
 pub fn observe_on_screen(element: &web_sys::Element, slot: Slot) {
     let canvas = element.clone();
     on_visibility(element, None, move |on| {
-        IN_VIEW.with_borrow_mut(|v| {
-            v.retain(|(x, _)| x.id != slot.id);
-            if on {
-                v.push((slot, canvas.clone()));
-            }
-        });
+        slot.in_viewport.set_value(on);
         slot.set_on_screen(on && !super::canvas::under_bar(&canvas));
     });
-}
-
-/// A chart scrolled under a stuck control bar is in the viewport but not seen: it counts as
-/// off screen, so that a slider's frame does not paint it (it is brought up to date once the
-/// controls rest, like any chart out of sight). Checked at the start of each frame, before its
-/// values are applied; the viewport observer does not tell, as the bar moves with the page.
-fn hidden_under_controls() {
-    let seen: Vec<(Slot, web_sys::Element)> = IN_VIEW.with_borrow(|v| v.clone());
-    if seen.is_empty() {
-        return;
-    }
-    for (slot, canvas) in seen {
-        let on = !super::canvas::under_bar(&canvas);
-        if slot.on_screen() != on {
-            slot.set_on_screen(on);
-        }
-    }
 }
 
 /// Calls `f` with whether `element` is in the viewport (grown by `margin`, CSS such as
