@@ -504,6 +504,12 @@ impl<T> Scheduler<T> {
         predicted > e.allowance_ms
     }
 
+    /// Whether the chart's paint at `now` is a full one: the controls rest, or this turn was
+    /// given for a full paint (the drag paused, or an export waits for it).
+    pub fn full_paint(&self, id: ChartId, now: f64) -> bool {
+        !self.moving(now) || self.entries.iter().any(|e| e.id == id && e.full)
+    }
+
     /// A full paint of the chart that did `work` (see [`Scheduler::quick_for`]) took `ms`.
     pub fn worked(&mut self, id: ChartId, work: f64, ms: f64) {
         if let Some(e) = self.entry(id) {

@@ -208,7 +208,13 @@ fn a_quick_chart_in_view_is_full_once_the_drag_pauses_before_the_controls_rest()
         Some(slow),
         "the drag paused: the chart in view is refined"
     );
+    assert!(page.s.full_paint(slow, page.now), "its paint is a full one");
+    assert!(!page.s.full_paint(hidden, page.now));
     page.paint(slow);
+    assert!(
+        !page.s.full_paint(slow, page.now),
+        "the next paint while moving is not"
+    );
     assert_eq!(
         page.paints.last(),
         Some(&(slow, 1)),

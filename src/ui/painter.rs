@@ -226,10 +226,10 @@ impl Painter {
         quick
     }
 
-    /// Whether the controls rest (no input for a moment): work done a slice at a time may take
-    /// larger slices then.
+    /// Whether this is a full paint: the controls rest, or the drag paused and the chart is
+    /// brought up to full (work done a slice at a time may take larger slices then).
     pub fn at_rest(&self) -> bool {
-        !schedule::moving()
+        self.slot.full_paint()
     }
 
     /// This paint showed work that is not finished (a long scan done a slice per paint): the

@@ -117,6 +117,11 @@ impl Slot {
         schedule(|s| s.quick_for(self.id, work, dom::now_ms()))
     }
 
+    /// Whether this turn's paint is a full one ([`Scheduler::full_paint`]).
+    pub fn full_paint(&self) -> bool {
+        schedule(|s| s.full_paint(self.id, dom::now_ms()))
+    }
+
     /// A full paint that did `work` took `ms` ([`Scheduler::worked`]).
     pub fn worked(&self, work: f64, ms: f64) {
         schedule(|s| s.worked(self.id, work, ms));

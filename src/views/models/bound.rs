@@ -27,7 +27,10 @@ use super::shared::rope_models;
 
 /// Term evaluations (a term is one pair at one `m`) a scan may take in one paint while a
 /// slider moves, and at rest.
-const MOVING_BUDGET: u64 = 100_000;
+const MOVING_BUDGET: u64 = 50_000;
+
+/// Cosines a quick paint of `base-bound` may evaluate.
+const QUICK_TERMS: usize = 50_000;
 const REST_BUDGET: u64 = 3_000_000;
 
 /// The largest distance the `base-bound` chart draws: 10⁷ (log axis from 1).
@@ -130,12 +133,14 @@ pub(super) fn BoundPanel() -> impl IntoView {
             show_crossing(&el, &crossing);
         }
         let thetas = crate::encoding::base_bound::thetas(d, base);
-        // While a slider moves, fewer samples per column (refined at rest).
+        // While a slider moves, fewer samples per column (refined once it pauses): at most
+        // QUICK_TERMS cosines, so that a wide D does not cost the frame (at D = 256, 4 samples
+        // on 380 columns were 195,000 cosines, 4–6 ms).
         let samples = if p.at_rest() {
             COLUMN_SAMPLES
         } else {
             p.unfinished();
-            QUICK_SAMPLES
+            (QUICK_TERMS / (px * (d / 2).max(1))).clamp(1, QUICK_SAMPLES)
         };
         let marked: Vec<u64> = crossing.first().flatten().into_iter().collect();
         let mut columns = cos_mean_columns(&thetas, BOUND_MAX_LOG, px, samples, &marked);
