@@ -9,7 +9,7 @@ use wasm_bindgen::{Clamped, JsCast};
 
 use super::canvas::Canvas2d;
 use super::dom;
-use super::schedule::{self, Slot};
+use super::schedule::Slot;
 use crate::render::charts::{draw_line_parts, LineChart, LineParts, PlotRect, Theme};
 use crate::render::heatmap::{colour_bar_width, draw_colour_bar, draw_heatmap_axes, HeatmapFrame};
 use crate::render::raster::SampledGrid;
