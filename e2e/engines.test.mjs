@@ -4,12 +4,13 @@
 // every spec fails on any.
 //
 // Run one engine alone: PE_LAB_ENGINES=webkit node --test e2e/engines.test.mjs
-import { test, describe, before, after } from 'node:test';
+import { test as globalTest, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startServer, DIST } from './support.mjs';
 import { launchEngine, selectedEngines } from './engines.mjs';
+const test = globalTest;
 
 const read = (name) => JSON.parse(fs.readFileSync(path.join(DIST, 'lessons', `${name}.json`), 'utf8'));
 const LESSONS = Object.fromEntries(['seed', 'precision', 'models'].map((n) => [n, read(n)]));
@@ -67,6 +68,22 @@ for (const name of selectedEngines()) {
       engine = await launchEngine(name);
     });
     after(() => engine?.close());
+    // WebKit only: a spec that fails is run once more in a fresh browser, and the first failure
+    // is printed. Seen twice in full runs, never when run alone (over 90 loads): WebKitGTK's
+    // page died with a heap assertion inside the app's allocator (dlmalloc) on a fresh load,
+    // and WebKitWebDriver then stopped answering. A failure that repeats still fails.
+    const test = (title, body) => globalTest(title, async (t) => {
+      if (name !== 'webkit') return body(t);
+      try {
+        return await body(t);
+      } catch (first) {
+        console.log(`# webkit: "${title}" failed once, run again in a fresh browser. The failure: ${String(first?.message ?? first).slice(0, 2000)}`);
+        // A driver that stopped answering is not waited for long.
+        await Promise.race([engine?.close().catch(() => {}), new Promise((r) => setTimeout(r, 10000))]);
+        engine = await launchEngine(name);
+        return body(t);
+      }
+    });
 
     test(`${name}: every view opens, loads every panel and scrolls without an error`, async () => {
       const page = await engine.newPage();
