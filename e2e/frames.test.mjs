@@ -294,3 +294,38 @@ test('many inputs before a frame paint each chart on screen once, and the URL ho
   assert.equal(new URL(page.url()).searchParams.get('seq_len'), '390');
   await context.close();
 });
+
+// A chart in the viewport but wholly under the sticky control bar is not seen: a slider's
+// frame does not paint it (Slot::check_seen), and it is brought up to date at rest.
+test('charts hidden under the stuck control bar wait for rest; the chart in view paints in the input frame', async () => {
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=rope`, { viewport: { width: 1280, height: 800 } });
+  await settle(page);
+  await page.evaluate(() => document.querySelector('[data-panel="rope-decay"] canvas.chart').scrollIntoView({ block: 'end' }));
+  await settle(page);
+  // The layout this test is about: the score matrix lies wholly under the stuck bar.
+  const hidden = await page.evaluate(() => {
+    const bar = document.querySelector('main .controls').getBoundingClientRect();
+    const m = document.querySelector('[data-panel="rope-score-matrix"] canvas.chart').getBoundingClientRect();
+    return Math.abs(bar.top) < 1 && m.bottom > 0 && m.bottom <= bar.bottom;
+  });
+  assert.ok(hidden, 'rope-score-matrix is in the viewport, under the stuck bar');
+  const drawn = await page.evaluate(() => new Promise((resolve) => {
+    const seen = new Set();
+    const proto = CanvasRenderingContext2D.prototype;
+    const originals = ['fillText', 'fill', 'putImageData', 'drawImage'].map((m) => [m, proto[m]]);
+    for (const [m, f] of originals) proto[m] = function (...a) { seen.add(this.canvas.closest('[data-panel]')?.dataset.panel); return f.apply(this, a); };
+    const el = document.getElementById('ctl-max_dist');
+    el.value = '3000';
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    // The frame that applies the value, and its paints.
+    requestAnimationFrame(() => setTimeout(() => {
+      for (const [m, f] of originals) proto[m] = f;
+      resolve([...seen]);
+    }, 0));
+  }));
+  assert.ok(drawn.includes('rope-decay'), `the decay chart painted in the input's frame: ${drawn}`);
+  assert.ok(!drawn.includes('rope-score-matrix'), `the hidden score matrix did not: ${drawn}`);
+  assert.ok(!drawn.includes('rope-score-distance'), `nor the hidden score-distance chart: ${drawn}`);
+  await assertEqualsFreshLoad(page, errors, 'after the move, at rest');
+  await context.close();
+});
