@@ -233,6 +233,84 @@ impl Parser<'_> {
     }
 }
 
+impl Json {
+    /// The value as JSON text: two-space indentation when `pretty` (the layout of the lesson
+    /// files PE Lab ships), else compact. Numbers are written as the shortest decimal that
+    /// reads back to the same `f64`; a non-finite number (JSON has none) is written as `null`.
+    pub fn to_text(&self, pretty: bool) -> String {
+        let mut out = String::new();
+        self.write(&mut out, pretty, 0);
+        if pretty {
+            out.push('\n');
+        }
+        out
+    }
+
+    fn write(&self, out: &mut String, pretty: bool, depth: usize) {
+        let newline = |out: &mut String, depth: usize| {
+            if pretty {
+                out.push('\n');
+                out.push_str(&"  ".repeat(depth));
+            }
+        };
+        match self {
+            Json::Null => out.push_str("null"),
+            Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Json::Number(v) if v.is_finite() => out.push_str(&v.to_string()),
+            Json::Number(_) => out.push_str("null"),
+            Json::String(s) => write_string(out, s),
+            Json::Array(items) if items.is_empty() => out.push_str("[]"),
+            Json::Object(fields) if fields.is_empty() => out.push_str("{}"),
+            Json::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    newline(out, depth + 1);
+                    item.write(out, pretty, depth + 1);
+                }
+                newline(out, depth);
+                out.push(']');
+            }
+            Json::Object(fields) => {
+                out.push('{');
+                for (i, (key, value)) in fields.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    newline(out, depth + 1);
+                    write_string(out, key);
+                    out.push(':');
+                    if pretty {
+                        out.push(' ');
+                    }
+                    value.write(out, pretty, depth + 1);
+                }
+                newline(out, depth);
+                out.push('}');
+            }
+        }
+    }
+}
+
+/// A JSON string literal: quotes, backslashes and control characters escaped.
+fn write_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -273,5 +351,22 @@ mod tests {
         ] {
             assert!(Json::parse(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn writes_what_it_reads() {
+        let text = r#"{"a": [1, 2.5, -0.001, 1e300], "b": {"c": "q\"u\\o\nte\u0001 é"}, "d": [], "e": {}, "f": [true, false, null]}"#;
+        let json = Json::parse(text).unwrap();
+        for pretty in [false, true] {
+            assert_eq!(Json::parse(&json.to_text(pretty)).unwrap(), json);
+        }
+        assert_eq!(
+            Json::parse(r#"{"x": [1, "y"]}"#).unwrap().to_text(false),
+            r#"{"x":[1,"y"]}"#
+        );
+        assert_eq!(
+            Json::parse(r#"{"x": [1]}"#).unwrap().to_text(true),
+            "{\n  \"x\": [\n    1\n  ]\n}\n"
+        );
     }
 }

@@ -12,7 +12,9 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::state::lesson::{lesson_url, parse_lesson, Answer, Lesson, Question, Step, BUILT_IN};
+use crate::state::lesson::{
+    lesson_url, parse_lesson, Answer, Lesson, Question, Step, BUILT_IN, DRAFT, LINKED,
+};
 use crate::state::{AppState, LessonLocation};
 use crate::ui::context::{go_to_state, select_state, AppCtx};
 use crate::ui::widgets::{ChartPresentation, LessonPanels};
@@ -38,6 +40,27 @@ pub fn LessonFrame() -> impl IntoView {
         let source = source.get();
         async move {
             let source = source.filter(|s| !s.is_empty())?;
+            // A lesson in the link, or the builder's draft, is read here, not fetched.
+            let carried = match source.as_str() {
+                LINKED => Some(
+                    crate::state::lesson_link::decode(&super::builder::location_hash())
+                        .map_err(|e| format!("The lesson in this link cannot be used. {e}")),
+                ),
+                DRAFT => Some(
+                    super::builder::current_draft()
+                        .map(|d| d.to_file())
+                        .ok_or_else(|| "There is no lesson draft in this browser to preview: make one with ▶ Lesson → Make a lesson.".to_string()),
+                ),
+                _ => None,
+            };
+            if let Some(text) = carried {
+                let result = text.and_then(|text| {
+                    parse_lesson(&text)
+                        .map(Arc::new)
+                        .map_err(|e| format!("The lesson cannot be used: {e}."))
+                });
+                return Some((source, result));
+            }
             let result = match crate::ui::tables::fetch_bytes(&lesson_url(&source)).await {
                 Err(e) => Err(format!("Could not load the lesson “{source}”: {e}.")),
                 Ok(bytes) => match String::from_utf8(bytes) {
@@ -159,6 +182,9 @@ pub fn LessonFrame() -> impl IntoView {
                         <button on:click=move |_| go(-1) disabled=move || step.with(|s| s.as_ref().is_none_or(|s| s.0 <= 1))>"Back"</button>
                         <button on:click=move |_| go(1) disabled=move || step.with(|s| s.as_ref().is_none_or(|s| s.0 >= s.1))>"Next"</button>
                         <button on:click=reset>"Reset step"</button>
+                        {(name == DRAFT).then(|| view! {
+                            <button class="to-builder" on:click=move |_| back_to_builder(state)>"Back to the builder"</button>
+                        })}
                         <super::notation::NotationButton/>
                         <button on:click=toggle_present aria-pressed=move || if present.get() { "true" } else { "false" }>
                             {move || if present.get() { "Leave presenter mode" } else { "Present" }}
@@ -171,6 +197,14 @@ pub fn LessonFrame() -> impl IntoView {
         .into_any()
     };
     view! { <div class="lesson-host"><style>{LESSON_CSS}</style>{frame}</div> }
+}
+
+/// Leaves a preview for the builder, with the page at the step previewed.
+fn back_to_builder(state: RwSignal<AppState>) {
+    state.update(|s| {
+        s.lesson = None;
+        s.author = true;
+    });
 }
 
 /// The app state of step `n` (revealed or not): its view, parameters and highlights, with the
@@ -187,6 +221,7 @@ fn step_state(step: &Step, n: usize, revealed: bool, current: &AppState) -> AppS
         .map(|l| LessonLocation { step: n, ..l });
     next.theme = current.theme;
     next.embed = current.embed;
+    next.author = current.author;
     next
 }
 
@@ -446,6 +481,9 @@ fn LessonPicker() -> impl IntoView {
             <h2 id="lesson-picker-title">"Lessons"</h2>
             <p>"Guided paths through PE Lab, one claim a step; some steps ask you to predict before they show. A course's own lesson opens with "<code>"?lesson=path/to/file.json"</code>"."</p>
             <ul>{items}</ul>
+            <h2>"Your own lesson"</h2>
+            <p>"Make a lesson by doing it: set up the page, add it as a step, write what students read, ask before you show. Share it as a link or a file."</p>
+            <button type="button" class="make-lesson" on:click=move |_| state.update(|s| { s.lesson = None; s.author = true; })>"Make a lesson"</button>
         </section>
     }
 }

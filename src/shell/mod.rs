@@ -1,6 +1,7 @@
 //! The app shell, above the views: state from the URL, theme, notices, site chrome, the Share
 //! dialog, and the current view (loaded on demand: see `views::load`).
 
+pub mod builder;
 pub mod lesson;
 pub mod notation;
 pub mod share;
@@ -12,25 +13,40 @@ use crate::state::figures::{Figure, FIGURE_NAMES};
 use crate::state::{AppState, Notices, ThemeChoice, View, VIEWS};
 use crate::ui::context::{select_state, AppCtx};
 use crate::ui::dom;
-use crate::ui::lazy::{call, on_demand, LoadFailed};
+use std::sync::Arc;
+
+use crate::ui::lazy::{loading, on_demand, suspended, Loading};
 
 on_demand!(lesson_frame, lesson::LessonFrame);
 on_demand!(share_dialog, share::ShareDialog);
 on_demand!(notation_dialog, notation::NotationDialog);
+on_demand!(lesson_builder, builder::Builder);
+
+/// A component fetched on demand (`loading!` of its split point), with a status line while it
+/// comes and a message if its code does not arrive. One function for every such place, so
+/// that the Suspense machinery is compiled once.
+/// `class` styles both lines (`view-loading` for a page's part, `control-msg` for a dialog's).
+pub(crate) fn fetched(
+    load: fn() -> Loading,
+    class: &'static str,
+    coming: &'static str,
+    failed: &'static str,
+) -> AnyView {
+    suspended(
+        load(),
+        Arc::new(move || view! { <p class=class role="status">{coming}</p> }.into_any()),
+        Arc::new(move || view! { <p class=class role="alert">{failed}</p> }.into_any()),
+    )
+}
 
 /// The Share dialog, fetched the first time Share is pressed.
-async fn load_share() -> Result<AnyView, LoadFailed> {
-    call!(share_dialog)
+fn load_share() -> Loading {
+    loading!(share_dialog)
 }
 
 /// The Notation dialog, fetched the first time Notation is pressed.
-async fn load_notation() -> Result<AnyView, LoadFailed> {
-    call!(notation_dialog)
-}
-
-/// The lesson frame (`lesson=…`), fetched the first time a lesson opens.
-async fn load_lesson() -> Result<AnyView, LoadFailed> {
-    call!(lesson_frame)
+fn load_notation() -> Loading {
+    loading!(notation_dialog)
 }
 
 /// Installs the panic banner and mounts the app on `<body>`.
@@ -122,6 +138,7 @@ pub fn mount_state(initial: AppState, notices: Notices) -> impl IntoView {
         state,
         dark,
         layout_tick,
+        rebuild: RwSignal::new(0u32),
     };
     provide_context(ctx);
     provide_context(crate::ui::tables::TableStore::new());
@@ -145,42 +162,42 @@ pub fn mount_state(initial: AppState, notices: Notices) -> impl IntoView {
     let show_controls = state.with_untracked(|s| s.show_controls);
     let view = select_state(state, |s| s.view);
     let in_lesson = select_state(state, |s| s.lesson.is_some());
-    // Bumped by "Try again" when a view's code could not be fetched.
-    let retries = RwSignal::new(0u32);
+    let author = select_state(state, |s| s.author && !s.embed);
+    // Bumped by "Try again" when a view's code could not be fetched (and by the builder).
+    let retries = ctx.rebuild;
     view! {
         <div class="app" class:embed=embed class:no-controls=!show_controls>
             {(!embed).then(|| view! { <Header/> })}
             <NoticeList notices=notices/>
             <main id="main">
                 {move || if in_lesson.get() {
-                    view! {
-                        <Suspense fallback=|| view! { <p class="view-loading" role="status">"Loading the lesson…"</p> }>
-                            {Suspend::new(async move {
-                                load_lesson().await.unwrap_or_else(|_| {
-                                    view! { <p class="view-loading" role="alert">"The lesson could not be loaded: its code did not arrive. Reload the page to try again."</p> }.into_any()
-                                })
-                            })}
-                        </Suspense>
-                    }
-                    .into_any()
+                    fetched(
+                        || loading!(lesson_frame),
+                        "view-loading",
+                        "Loading the lesson…",
+                        "The lesson could not be loaded: its code did not arrive. Reload the page to try again.",
+                    )
                 } else {
-                    view! {
-                        <Suspense fallback=move || view! { <ViewLoading view=view/> }>
-                            {move || {
-                                let v = view.get();
-                                retries.track();
-                                Suspend::new(async move {
-                                    match crate::views::load(v).await {
-                                        Ok(component) => component,
-                                        Err(_) => view! { <ViewFailed view=v retries=retries/> }.into_any(),
-                                    }
-                                })
-                            }}
-                        </Suspense>
-                    }
-                    .into_any()
+                    let v = view.get();
+                    retries.track();
+                    suspended(
+                        Box::pin(crate::views::load(v)),
+                        Arc::new(move || view! { <ViewLoading view=view/> }.into_any()),
+                        Arc::new(move || view! { <ViewFailed view=v retries=retries/> }.into_any()),
+                    )
                 }}
             </main>
+            // The lesson builder, beside the page (not while its lesson is previewed).
+            {move || if author.get() && !in_lesson.get() {
+                fetched(
+                    || loading!(lesson_builder),
+                    "view-loading",
+                    "Loading the lesson builder…",
+                    "The lesson builder could not be loaded: its code did not arrive. Reload the page to try again.",
+                )
+            } else {
+                ().into_any()
+            }}
             {embed.then(|| view! { <EmbedFooter show_controls=show_controls/> })}
             {(!embed).then(|| view! { <Footer/> })}
         </div>

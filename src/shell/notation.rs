@@ -14,15 +14,16 @@ pub fn NotationButton() -> impl IntoView {
     let presses = RwSignal::new(0u32);
     view! {
         <button class="notation-link" on:click=move |_| presses.update(|n| *n += 1) aria-haspopup="dialog">"Notation"</button>
-        {move || (presses.get() > 0).then(|| view! {
-            <Suspense fallback=|| ()>
-                {Suspend::new(async move {
-                    super::load_notation().await.unwrap_or_else(|_| {
-                        view! { <p class="control-msg" role="alert">"The Notation table could not be loaded. Press Notation to try again."</p> }.into_any()
-                    })
-                })}
-            </Suspense>
-        })}
+        {move || if presses.get() > 0 {
+            super::fetched(
+                super::load_notation,
+                "control-msg",
+                "Loading…",
+                "The Notation table could not be loaded. Press Notation to try again.",
+            )
+        } else {
+            ().into_any()
+        }}
     }
 }
 

@@ -142,15 +142,16 @@ pub fn ShareButton() -> impl IntoView {
     let presses = RwSignal::new(0u32);
     view! {
         <button class="share" on:click=move |_| presses.update(|n| *n += 1) aria-haspopup="dialog">"Share"</button>
-        {move || (presses.get() > 0).then(|| view! {
-            <Suspense fallback=|| ()>
-                {Suspend::new(async move {
-                    super::load_share().await.unwrap_or_else(|_| {
-                        view! { <p class="control-msg" role="alert">"The Share dialog could not be loaded. Press Share to try again."</p> }.into_any()
-                    })
-                })}
-            </Suspense>
-        })}
+        {move || if presses.get() > 0 {
+            super::fetched(
+                super::load_share,
+                "control-msg",
+                "Loading…",
+                "The Share dialog could not be loaded. Press Share to try again.",
+            )
+        } else {
+            ().into_any()
+        }}
     }
 }
 

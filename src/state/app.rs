@@ -93,11 +93,16 @@ pub const MAX_STEPS: usize = 100;
 /// The lessons that ship with PE Lab (`lesson=NAME`), each at `lessons/NAME.json`.
 pub const BUILT_IN: [&str; 3] = ["seed", "precision", "models"];
 
+/// `lesson=link`: the lesson is in the URL's fragment (`state::lesson_link`).
+pub const LINKED: &str = "link";
+/// `lesson=draft`: the lesson builder's draft, previewed (kept in the browser).
+pub const DRAFT: &str = "draft";
+
 /// Where a lesson comes from: a built-in name, or a `.json` path relative to the page (same
 /// origin only); empty for the list of built-in lessons. The reason for anything else.
 pub fn lesson_source(raw: &str) -> Result<String, String> {
     let raw = raw.trim();
-    if raw.is_empty() || BUILT_IN.contains(&raw) {
+    if raw.is_empty() || BUILT_IN.contains(&raw) || raw == LINKED || raw == DRAFT {
         return Ok(raw.to_string());
     }
     let path_ok = raw.len() <= 200
@@ -151,6 +156,8 @@ macro_rules! app_state {
             /// `lesson=`: the guided path being followed, if any. Its URL holds only the lesson and
             /// the step; the step gives the view and its state.
             pub lesson: Option<LessonLocation>,
+            /// `author=1`: the lesson builder is open beside the page.
+            pub author: bool,
         $(
             #[doc = concat!("The state of `view=", stringify!($module), "`.")]
             pub $module: crate::views::$module::state::$state,
@@ -169,6 +176,7 @@ macro_rules! app_state {
                     locked: Vec::new(),
                     highlight: Highlight::default(),
                     lesson: None,
+                    author: false,
                 $($module: Default::default(),)*
                 }
             }

@@ -27,7 +27,7 @@
 //!               "reveal": "seq_len=50&d_model=512&hl_cols=301" }
 //! ```
 
-pub use super::app::{lesson_source, lesson_url, BUILT_IN, MAX_STEPS};
+pub use super::app::{lesson_source, lesson_url, BUILT_IN, DRAFT, LINKED, MAX_STEPS};
 use super::app::{AppState, Highlight, MAX_HIGHLIGHTS, MAX_HIGHLIGHT_INDEX};
 use super::params::shorten;
 use super::registry;
@@ -190,8 +190,39 @@ fn text_field(json: &Json, step: Option<usize>, field: &str) -> Result<String, L
     Ok(value.to_string())
 }
 
-/// Reads a lesson file. Never panics; any problem is one [`LessonError`].
+/// Reads a lesson file. Never panics; any problem is one [`LessonError`] (the first).
 pub fn parse_lesson(text: &str) -> Result<Lesson, LessonError> {
+    let (title, steps) = lesson_parts(text)?;
+    let title = title?;
+    let steps = steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| parse_step(s, i + 1))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Lesson { title, steps })
+}
+
+/// Every problem of a lesson file, as the loader says it: the file's own (size, JSON, title,
+/// the list of steps), then the first of each step, in order. Empty when [`parse_lesson`]
+/// reads it. The lesson builder lists these beside the steps they concern.
+pub fn lesson_problems(text: &str) -> Vec<LessonError> {
+    let (title, steps) = match lesson_parts(text) {
+        Ok(parts) => parts,
+        Err(e) => return vec![e],
+    };
+    let mut problems: Vec<LessonError> = title.err().into_iter().collect();
+    for (i, step) in steps.iter().enumerate() {
+        if let Err(e) = parse_step(step, i + 1) {
+            problems.push(e);
+        }
+    }
+    problems
+}
+
+/// The title (or what is wrong with it) and the steps of a lesson file, unread; an error for a
+/// file that is not a lesson at all.
+#[allow(clippy::type_complexity)]
+fn lesson_parts(text: &str) -> Result<(Result<String, LessonError>, Vec<Json>), LessonError> {
     if text.len() > MAX_LESSON_BYTES {
         return Err(error(
             None,
@@ -207,26 +238,25 @@ pub fn parse_lesson(text: &str) -> Result<Lesson, LessonError> {
             "a lesson is a JSON object with “title” and “steps”",
         ));
     }
-    let title = text_field(&json, None, "title")?;
+    let title = text_field(&json, None, "title");
     let steps = match json.get("steps") {
-        Some(Json::Array(steps)) if !steps.is_empty() => steps,
-        Some(Json::Array(_)) => return Err(error(None, "steps", "has no step")),
-        Some(_) => return Err(error(None, "steps", "must be a list of steps")),
-        None => return Err(error(None, "steps", "missing")),
-    };
-    if steps.len() > MAX_STEPS {
-        return Err(error(
+        Some(Json::Array(steps)) if steps.len() > MAX_STEPS => Err(error(
             None,
             "steps",
             format!("has more than {MAX_STEPS} steps"),
-        ));
-    }
-    let steps = steps
-        .iter()
-        .enumerate()
-        .map(|(i, s)| parse_step(s, i + 1))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Lesson { title, steps })
+        )),
+        Some(Json::Array(steps)) if !steps.is_empty() => Ok(steps),
+        Some(Json::Array(_)) => Err(error(None, "steps", "has no step")),
+        Some(_) => Err(error(None, "steps", "must be a list of steps")),
+        None => Err(error(None, "steps", "missing")),
+    };
+    // The title's problem first, as a reader meets it.
+    let steps = match (steps, &title) {
+        (Ok(steps), _) => steps,
+        (Err(_), Err(e)) => return Err(e.clone()),
+        (Err(e), Ok(_)) => return Err(e),
+    };
+    Ok((title, steps.clone()))
 }
 
 fn parse_step(json: &Json, n: usize) -> Result<Step, LessonError> {
@@ -279,7 +309,7 @@ fn parse_step(json: &Json, n: usize) -> Result<Step, LessonError> {
     let state = state_field(json.get("state"), at, "state", view, &highlights)?.unwrap_or_default();
     let question = match json.get("question") {
         None => None,
-        Some(q) => Some(parse_question(q, at, view, &highlights)?),
+        Some(q) => Some(parse_question(q, at, view, &highlights, &state)?),
     };
     let (app, _) = AppState::from_query(&format!("view={}&{state}", view.name()));
     let control = match json.get("control") {
@@ -297,6 +327,17 @@ fn parse_step(json: &Json, n: usize) -> Result<Step, LessonError> {
                         view.title()
                     ),
                 ));
+            }
+            for (names, how) in [(&app.hidden, "hides"), (&app.locked, "locks")] {
+                if names.iter().any(|n| n == name) {
+                    return Err(error(
+                        at,
+                        "control",
+                        format!(
+                            "the prompt names “{name}”, which the step {how}: a student could not move it"
+                        ),
+                    ));
+                }
             }
             Some(name.clone())
         }
@@ -320,6 +361,7 @@ fn parse_question(
     at: Option<usize>,
     view: View,
     highlights: &str,
+    state: &str,
 ) -> Result<Question, LessonError> {
     if !matches!(json, Json::Object(_)) {
         return Err(error(
@@ -388,6 +430,14 @@ fn parse_question(
         },
     };
     let reveal = state_field(json.get("reveal"), at, "question.reveal", view, highlights)?;
+    let read = |query: &str| AppState::from_query(&format!("view={}&{query}", view.name())).0;
+    if reveal.as_deref().is_some_and(|r| read(r) == read(state)) {
+        return Err(error(
+            at,
+            "question.reveal",
+            "is the step's own state: the reveal would show nothing new (change a control, or leave it out)",
+        ));
+    }
     Ok(Question {
         ask,
         answer,

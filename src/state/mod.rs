@@ -8,8 +8,10 @@
 
 pub mod about;
 pub mod app;
+pub mod builder;
 pub mod figures;
 pub mod lesson;
+pub mod lesson_link;
 pub mod notation;
 pub mod params;
 pub mod query;

@@ -120,6 +120,7 @@ impl AppState {
             locked,
             highlight,
             lesson,
+            author: get("author").is_some_and(|v| v == "1"),
             ..AppState::default()
         };
         (view.spec().read)(&get, &mut notices, &mut state);
@@ -154,6 +155,9 @@ impl AppState {
         }
         if self.embed {
             out.push(("embed", "1".to_string()));
+        }
+        if self.author {
+            out.push(("author", "1".to_string()));
         }
         if let Some(panel) = &self.panel {
             out.push(("panel", panel.clone()));

@@ -16,6 +16,9 @@ pub struct AppCtx {
     pub state: RwSignal<AppState>,
     pub dark: Signal<bool>,
     pub layout_tick: RwSignal<u32>,
+    /// Bumped to build the view anew: "Try again" when its code did not arrive, and the lesson
+    /// builder when it hides or locks a control (a view reads those once, when it is built).
+    pub rebuild: RwSignal<u32>,
 }
 
 /// The one way an effect writes a signal other than the state: only when the value changed (an

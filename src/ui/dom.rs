@@ -14,12 +14,15 @@ pub fn location_search() -> String {
         .unwrap_or_default()
 }
 
-/// Replaces the query string without a new history entry (what sliders do while moving).
+/// Replaces the query string without a new history entry (what sliders do while moving). The
+/// fragment stays: a shared lesson travels in it (`state::lesson_link`).
 pub fn replace_query(query: &str) {
     let Some(w) = window() else { return };
     let Ok(history) = w.history() else { return };
-    let path = w.location().pathname().unwrap_or_default();
-    let url = format!("{path}?{query}");
+    let location = w.location();
+    let path = location.pathname().unwrap_or_default();
+    let hash = location.hash().unwrap_or_default();
+    let url = format!("{path}?{query}{hash}");
     let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
 }
 

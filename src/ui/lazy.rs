@@ -37,21 +37,6 @@ macro_rules! on_demand {
 }
 pub(crate) use on_demand;
 
-/// Calls a function declared by [`on_demand!`] (async under `split`).
-#[cfg(feature = "split")]
-macro_rules! call {
-    ($name:ident) => {
-        $name().await
-    };
-}
-#[cfg(not(feature = "split"))]
-macro_rules! call {
-    ($name:ident) => {
-        $name()
-    };
-}
-pub(crate) use call;
-
 /// A component on its way: one boxed future per split point, so that a loader choosing among
 /// several awaits once (a match of awaits would be one state machine holding every loader,
 /// about a kilobyte of the first download each).
@@ -72,6 +57,22 @@ macro_rules! loading {
     };
 }
 pub(crate) use loading;
+
+/// Something drawn in place of a component: while it comes, or when its code did not arrive.
+pub type Stand = std::sync::Arc<dyn Fn() -> AnyView + Send + Sync>;
+
+/// A component on its way, shown by `waiting` until it comes and by `failed` if its code does
+/// not arrive. Every component fetched on demand goes through this one function, so that the
+/// `Suspense` machinery is compiled once (each distinct `Suspense` costs the first download
+/// about a kilobyte).
+pub fn suspended(load: Loading, waiting: Stand, failed: Stand) -> AnyView {
+    view! {
+        <Suspense fallback=move || waiting()>
+            {Suspend::new(async move { load.await.unwrap_or_else(|_| failed()) })}
+        </Suspense>
+    }
+    .into_any()
+}
 
 /// Work done by code fetched on its first use (the chunk `extras`): the first page carries
 /// only this enum and [`run`].
@@ -192,22 +193,19 @@ pub fn BelowTheFold(
             }
             retries.track();
             let fetching = Fetching::start();
-            view! {
-                <Suspense fallback=move || placeholders(None)>
-                    {Suspend::new(async move {
-                        let loaded = load().await;
-                        drop(fetching);
-                        match loaded {
-                            Ok(panels) => {
-                                fetched.store(true, Ordering::Relaxed);
-                                panels
-                            }
-                            Err(_) => placeholders(Some(retries)).into_any(),
-                        }
-                    })}
-                </Suspense>
-            }
-            .into_any()
+            let loading: Loading = Box::pin(async move {
+                let loaded = load().await;
+                drop(fetching);
+                if loaded.is_ok() {
+                    fetched.store(true, Ordering::Relaxed);
+                }
+                loaded
+            });
+            suspended(
+                loading,
+                std::sync::Arc::new(move || placeholders(None).into_any()),
+                std::sync::Arc::new(move || placeholders(Some(retries)).into_any()),
+            )
         }}
     }
     .into_any()

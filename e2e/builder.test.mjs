@@ -1,0 +1,304 @@
+// The lesson builder (`author=1`): a teacher makes a lesson by doing it — three steps built
+// through the UI, previewed, downloaded, and reopened from the file and from the share link as
+// the same lesson; a reload loses nothing; the builder's checks are the loader's messages; a
+// hostile link runs no script, panics nothing and gets one message.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { useApp, openApp, query, idle, settle, slide, DIST } from './support.mjs';
+
+const app = useApp();
+
+/** Waits until the builder is there. */
+async function builderOpen(page) {
+  await page.waitForSelector('[data-builder] .builder-head', { timeout: 20000 });
+}
+
+/** The step being edited (its editor section). */
+const editor = (page) => page.locator('[data-builder] .step-editor');
+
+/** Types into a labelled field of the step editor. */
+async function fill(page, label, text) {
+  await editor(page).getByLabel(label, { exact: true }).fill(text);
+}
+
+/** Waits for the page's view to show its charts after a navigation click. */
+async function onView(page, name, panel) {
+  await page.getByRole('button', { name, exact: true }).click();
+  await page.waitForSelector(`[data-panel="${panel}"] canvas[data-plot]`, { timeout: 20000 });
+  await settle(page);
+}
+
+/** What a student meets on every step of the lesson open on the page: words, panels, controls
+ *  (value, and whether locked), outlines, question; then the same once revealed. */
+async function walk(page) {
+  const steps = [];
+  const total = Number(await page.locator('[data-lesson]').getAttribute('data-steps'));
+  for (let n = 1; n <= total; n++) {
+    await page.waitForFunction((n) => document.querySelector('[data-lesson]')?.dataset.step === String(n) && document.querySelector('.lesson-step h2')?.textContent.startsWith(`${n}.`), n, { timeout: 20000 });
+    await page.waitForFunction(() => [...document.querySelectorAll('.lesson canvas.chart')].every((c) => c.hasAttribute('data-plot')), null, { timeout: 20000 });
+    await idle(page);
+    const read = () => page.evaluate(() => ({
+      title: document.querySelector('.lesson-step h2').textContent,
+      text: document.querySelector('.lesson-text').textContent,
+      try: document.querySelector('.lesson-try')?.textContent ?? null,
+      panels: [...document.querySelectorAll('.lesson [data-panel]')].map((e) => e.dataset.panel),
+      controls: [...document.querySelectorAll('.lesson [data-control]:not(.gone)')].map((e) => {
+        const input = e.querySelector('input, select');
+        return `${e.dataset.control}=${input?.value}${e.classList.contains('locked') ? ' (locked)' : ''}`;
+      }),
+      outlines: document.querySelectorAll('.lesson .mark-hl').length,
+      question: document.querySelector('[data-question]')?.querySelector('.question-ask')?.textContent ?? null,
+      choices: [...document.querySelectorAll('[data-question] .choice')].map((c) => c.textContent),
+    }));
+    const before = await read();
+    let after = null;
+    if (before.question) {
+      await page.getByRole('button', { name: 'Show me' }).click();
+      await page.waitForSelector('[data-question][data-revealed="true"]');
+      await page.waitForFunction(() => [...document.querySelectorAll('.lesson canvas.chart')].every((c) => c.hasAttribute('data-plot')), null, { timeout: 20000 });
+      await idle(page);
+      after = await read();
+    }
+    steps.push({ before, after });
+    if (n < total) await page.getByRole('button', { name: 'Next', exact: true }).click();
+  }
+  return steps;
+}
+
+test('a teacher builds a three-step lesson through the UI; the preview, the file and the link are the same lesson', async () => {
+  const { page, context, errors } = await openApp(app.browser, app.server.url);
+  // ▶ Lesson → Make a lesson.
+  await page.getByRole('button', { name: '▶ Lesson' }).click();
+  await page.getByRole('button', { name: 'Make a lesson' }).click();
+  await builderOpen(page);
+  assert.equal(query(page).get('author'), '1');
+  const builder = page.locator('[data-builder]');
+  await builder.getByLabel('Lesson title').fill('Order in three steps');
+
+  // Step 1: the Sinusoidal view, d_model 16, columns 4 and 5 outlined.
+  await onView(page, 'Sinusoidal', 'pe-heatmap');
+  await slide(page, '#ctl-d_model', 16);
+  await settle(page);
+  await builder.locator('summary', { hasText: 'Outlines and controls' }).click();
+  await builder.locator('[data-outline="cols"]').fill('4, 5');
+  await builder.locator('[data-outline="cols"]').press('Enter');
+  await builder.locator('[data-outline="cols"]').blur();
+  await page.waitForFunction(() => document.querySelectorAll('[data-panel="pe-heatmap"] .mark-hl').length === 2, null, { timeout: 10000 });
+  await builder.getByRole('button', { name: 'Add this as a step' }).click();
+  await fill(page, 'Title', 'A pair shares one frequency');
+  await fill(page, 'Text: the step\'s one claim', 'Columns 4 and 5 are the sine and cosine of pair 2.');
+  await fill(page, 'Try this: what students predict, then do', 'Predict what d_model does to their colours, then move it.');
+  await editor(page).locator('select[data-field="control"]').selectOption('d_model');
+
+  // Step 2: RoPE with partial hidden and theta locked.
+  await onView(page, 'RoPE', 'rope-decay');
+  await slide(page, '#ctl-head_dim', 32);
+  await settle(page);
+  await builder.locator('label.control-access', { hasText: /^partial/ }).locator('select').selectOption('hidden');
+  await builder.locator('label.control-access', { hasText: /^theta/ }).locator('select').selectOption('locked');
+  await page.waitForFunction(() => document.querySelector('main [data-control="partial"]')?.classList.contains('gone') && document.querySelector('main [data-control="theta"]')?.classList.contains('locked'), null, { timeout: 10000 });
+  await settle(page);
+  await builder.getByRole('button', { name: 'Add this as a step' }).click();
+  // Its panel: the decay chart instead of the view's first.
+  await editor(page).locator('label.panel-choice', { hasText: 'Long-term decay' }).locator('input').check();
+  const first = editor(page).locator('label.panel-choice input').first();
+  await first.uncheck();
+  await page.waitForFunction(() => document.querySelectorAll('[data-builder] .step-editor label.panel-choice input:checked').length === 1);
+  await fill(page, 'Title', 'The decay depends on the base');
+  await fill(page, 'Text: the step\'s one claim', 'The score falls with distance; theta is fixed here.');
+  await fill(page, 'Try this: what students predict, then do', 'Predict what a larger head_dim does, then move it.');
+  // The prompt may not name a locked control: the loader's message, beside the step.
+  await editor(page).locator('select[data-field="control"]').selectOption('theta');
+  await builder.locator('[data-builder-step="2"] .problems li').waitFor();
+  assert.equal(await builder.locator('[data-builder-step="2"] .problems li').innerText(),
+    'step 2, field “control”: the prompt names “theta”, which the step locks: a student could not move it');
+  await editor(page).locator('select[data-field="control"]').selectOption('head_dim');
+  await page.waitForFunction(() => !document.querySelector('[data-builder-step="2"] .problems li'));
+
+  // Step 3: a multiple-choice question with a reveal state, on the Sinusoidal view.
+  await onView(page, 'Sinusoidal', 'pe-heatmap');
+  await slide(page, '#ctl-seq_len', 50);
+  await settle(page);
+  await builder.getByRole('button', { name: 'Add this as a step' }).click();
+  await fill(page, 'Title', 'Longer texts add rows');
+  await fill(page, 'Text: the step\'s one claim', 'Row pos depends on pos, not on seq_len.');
+  await fill(page, 'Try this: what students predict, then do', 'Move seq_len and watch the first rows.');
+  await editor(page).getByLabel('Question', { exact: true }).selectOption('choice');
+  await editor(page).locator('textarea[data-field="ask"]').fill('The text grows from 50 to 100 positions. Do rows 0 to 49 change?');
+  await editor(page).getByLabel('Choice 1', { exact: true }).fill('Yes');
+  await editor(page).getByLabel('Choice 2', { exact: true }).fill('No');
+  await editor(page).getByRole('button', { name: 'Add a choice' }).click();
+  await editor(page).getByLabel('Choice 3', { exact: true }).fill('Only the last ones');
+  // No right answer yet: the loader's message.
+  await builder.locator('[data-builder-step="3"] .problems li').waitFor();
+  assert.match(await builder.locator('[data-builder-step="3"] .problems li').innerText(), /step 3, field “question\.explain”: missing|step 3, field “question\.explain”: is empty/);
+  await editor(page).locator('textarea[data-field="explain"]').fill('No: each row depends only on its own position.');
+  assert.equal(await builder.locator('[data-builder-step="3"] .problems li').innerText(),
+    'step 3, field “question.answer”: must be the right choice\'s number, 1 to 3');
+  await editor(page).getByLabel('Choice 2 is the right one').check();
+  // The reveal: the same as the step is refused by the loader; then seq_len 100.
+  await editor(page).getByRole('button', { name: 'Use this as the reveal' }).click();
+  assert.match(await builder.locator('[data-builder-step="3"] .problems li').innerText(), /step 3, field “question\.reveal”: is the step's own state/);
+  await slide(page, '#ctl-seq_len', 100);
+  await settle(page);
+  await editor(page).getByRole('button', { name: 'Use this as the reveal' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-builder] .problems li').length === 0);
+
+  // A reload loses nothing.
+  const before = await builder.locator('.builder-steps').innerText();
+  await page.reload();
+  await builderOpen(page);
+  assert.equal(await page.locator('[data-builder] .builder-steps').innerText(), before);
+  assert.equal(await page.locator('[data-builder]').getByLabel('Lesson title').inputValue(), 'Order in three steps');
+  await page.locator('[data-builder-step="3"] .step-go').click();
+  assert.equal(await editor(page).locator('textarea[data-field="ask"]').inputValue(), 'The text grows from 50 to 100 positions. Do rows 0 to 49 change?');
+
+  // Preview: the lesson as a student sees it, from step 1; then back to the builder.
+  await page.locator('[data-builder-step="1"] .step-go').click();
+  await page.getByRole('button', { name: 'Preview', exact: true }).click();
+  await page.waitForSelector('[data-lesson="draft"]', { timeout: 20000 });
+  assert.equal(await page.locator('[data-builder]').count(), 0);
+  const previewed = await walk(page);
+  await page.getByRole('button', { name: 'Back to the builder' }).click();
+  await builderOpen(page);
+
+  // Download.
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
+  assert.equal(dl.suggestedFilename(), 'order-in-three-steps.json');
+  const file = fs.readFileSync(await dl.path(), 'utf8');
+  const lesson = JSON.parse(file);
+  assert.equal(lesson.steps.length, 3);
+  assert.deepEqual(lesson.steps.map((s) => s.panels), [['pe-heatmap'], ['rope-decay'], ['pe-heatmap']]);
+  assert.match(lesson.steps[0].state, /d_model=16/);
+  assert.match(lesson.steps[0].state, /hl_cols=4,5/);
+  assert.match(lesson.steps[1].state, /hide=partial/);
+  assert.match(lesson.steps[1].state, /lock=theta/);
+  assert.equal(lesson.steps[2].question.answer, 2);
+  assert.match(lesson.steps[2].question.reveal, /seq_len=100/);
+
+  // Share link.
+  await page.getByRole('button', { name: 'Share link' }).click();
+  const link = await page.locator('[data-share-link]').inputValue();
+  assert.match(link, /\?lesson=link#lesson=v1\./);
+  assert.ok(!new URL(link).search.includes('v1.'), 'the lesson is in the fragment only');
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  // Reopen from the file (served next to the app) and from the link: the same lesson.
+  const dir = path.join(DIST, 'e2e-builder');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'mine.json'), file);
+  try {
+    const fromFile = await openApp(app.browser, `${app.server.url}?lesson=e2e-builder/mine.json`);
+    await fromFile.page.waitForSelector('[data-lesson="e2e-builder/mine.json"]');
+    const walkedFile = await walk(fromFile.page);
+    assert.deepEqual(fromFile.errors, []);
+    await fromFile.context.close();
+    const fromLink = await openApp(app.browser, link.replace(/^https?:\/\/[^/]+\//, app.server.url));
+    await fromLink.page.waitForSelector('[data-lesson="link"]');
+    const walkedLink = await walk(fromLink.page);
+    // The fragment stays in the address as the student moves through the steps.
+    assert.match(fromLink.page.url(), /#lesson=v1\./);
+    assert.deepEqual(fromLink.errors, []);
+    await fromLink.context.close();
+    assert.deepEqual(walkedFile, previewed);
+    assert.deepEqual(walkedLink, previewed);
+    // What was built is what students meet.
+    assert.equal(previewed[0].before.outlines, 2);
+    assert.ok(previewed[0].before.controls.includes('d_model=16'), previewed[0].before.controls.join());
+    assert.ok(!previewed[1].before.controls.some((c) => c.startsWith('partial=')));
+    assert.ok(previewed[1].before.controls.some((c) => /^theta=.*\(locked\)$/.test(c)));
+    assert.ok(previewed[2].before.controls.includes('seq_len=50'));
+    assert.ok(previewed[2].after.controls.includes('seq_len=100'));
+    assert.deepEqual(previewed[2].before.choices.map((c) => c.replace(/^\d/, '')), ['Yes', 'No', 'Only the last ones']);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** A link's fragment for this lesson text, as PE Lab makes it (DEFLATE, base64url). */
+const fragmentOf = (text) => `lesson=v1.${zlib.deflateRawSync(Buffer.from(text)).toString('base64url')}`;
+
+test('a hostile lesson link runs no script, panics nothing and gets one message', async () => {
+  const script = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>';
+  const valid = {
+    title: 'Fine',
+    steps: [{ title: 'A step', panels: ['pe-heatmap'], state: 'seq_len=50', text: 'Text.', try: 'Try.', control: 'd_model',
+      question: { ask: 'Which?', choices: ['a', 'b'], answer: 1, explain: 'Because.' } }],
+  };
+  const good = fragmentOf(JSON.stringify(valid));
+  const scripted = JSON.parse(JSON.stringify(valid));
+  scripted.title = script;
+  Object.assign(scripted.steps[0], { title: script, text: script, try: script });
+  Object.assign(scripted.steps[0].question, { ask: script, explain: script, choices: [script, script] });
+  const cases = [
+    ['truncated', good.slice(0, good.length - 9), /damaged/],
+    ['corrupted', good.slice(0, 20) + 'zzzz' + good.slice(24), /damaged|cannot be used/],
+    ['oversized', `lesson=v1.${'A'.repeat(20000)}`, /longer than any PE Lab makes/],
+    ['wrong version', good.replace('v1.', 'v7.'), /another version/],
+    ['no lesson', 'main', /carries no lesson/],
+    ['not a lesson', fragmentOf('{"title": 3}'), /cannot be used/],
+    ['a bomb', `lesson=v1.${zlib.deflateRawSync(Buffer.alloc(8 << 20, 32)).toString('base64url')}`, /damaged|longer than/],
+  ];
+  const context = await app.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  try {
+    for (const [name, fragment, message] of cases) {
+      await page.goto(`${app.server.url}?lesson=link#${fragment}`);
+      await page.waitForSelector('.lesson-error', { timeout: 20000 });
+      const alerts = page.locator('.lesson-error[role="alert"]');
+      assert.equal(await alerts.count(), 1, name);
+      assert.match(await alerts.innerText(), message, name);
+      assert.equal(await page.locator('.panic-banner').count(), 0, name);
+    }
+    // Script in every text field is shown as text.
+    await page.goto(`${app.server.url}?lesson=link#${fragmentOf(JSON.stringify(scripted))}`);
+    await page.waitForSelector('[data-lesson="link"] .lesson-text', { timeout: 20000 });
+    assert.equal(await page.locator('.lesson-text').innerText(), script);
+    assert.equal(await page.locator('.lesson-title').innerText(), script);
+    await page.getByRole('button', { name: 'Show me' }).click();
+    await page.waitForSelector('.explain');
+    assert.equal(await page.locator('.explain').innerText(), script);
+    await page.waitForTimeout(200);
+    assert.equal(await page.evaluate(() => window.__pwned ?? null), null);
+    assert.equal(await page.locator('.panic-banner').count(), 0);
+    // The same hostile lesson opened in the builder as a file: text as text, no script.
+    await page.goto(`${app.server.url}?author=1`);
+    await builderOpen(page);
+    await page.locator('[data-builder] input[type="file"]').setInputFiles({ name: 'hostile.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(scripted)) });
+    await page.waitForFunction((s) => document.querySelector('[data-builder] .step-go')?.textContent.includes(s), script);
+    assert.equal(await page.evaluate(() => window.__pwned ?? null), null);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the builder checks as the loader does: the same message in both', async () => {
+  const lesson = { title: 'Checks', steps: [{ title: 'S', panels: ['pe-heatmap'], state: 'seq_len=50', text: ' ', try: 'Try.' }] };
+  const dir = path.join(DIST, 'e2e-builder-checks');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'empty-text.json'), JSON.stringify(lesson));
+  const context = await app.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${app.server.url}?lesson=e2e-builder-checks/empty-text.json`);
+    await page.waitForSelector('.lesson-error');
+    const loader = await page.locator('.lesson-error p').first().innerText();
+    assert.match(loader, /step 1, field “text”: is empty/);
+    await page.goto(`${app.server.url}?author=1`);
+    await builderOpen(page);
+    await page.locator('[data-builder] input[type="file"]').setInputFiles({ name: 'empty-text.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(lesson)) });
+    const said = page.locator('[data-builder-step="1"] .problems li');
+    await said.waitFor();
+    assert.ok(loader.includes(await said.innerText()), `${loader} / ${await said.innerText()}`);
+  } finally {
+    await context.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
