@@ -7,9 +7,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { createRequire } from 'node:module';
 import { useApp, openApp, query, idle, settle, slide, DIST } from './support.mjs';
 
 const app = useApp();
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /** Waits until the builder is there. */
 async function builderOpen(page) {
@@ -302,3 +304,21 @@ test('the builder checks as the loader does: the same message in both', async ()
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+for (const scheme of ['light', 'dark']) {
+  test(`axe finds no serious or critical violation in the builder (${scheme}), a step and a question open`, async () => {
+    const { page, context } = await openApp(app.browser, `${app.server.url}?view=rope&author=1`, { colorScheme: scheme });
+    await builderOpen(page);
+    await page.locator('[data-builder] summary').click();
+    await page.getByRole('button', { name: 'Add this as a step' }).click();
+    await editor(page).getByLabel('Question', { exact: true }).selectOption('choice');
+    await page.getByRole('button', { name: 'Share link' }).click();
+    await page.locator('[data-share-link]').waitFor();
+    await page.addScriptTag({ path: AXE });
+    const result = await page.evaluate(() => window.axe.run(document.querySelector('[data-builder]'), { resultTypes: ['violations'] }));
+    const found = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}) ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    assert.deepEqual(found, []);
+    await context.close();
+  });
+}

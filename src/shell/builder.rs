@@ -834,6 +834,8 @@ const BUILDER_CSS: &str = r#"
 .builder-row { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 8px 0; }
 .builder-field { display: grid; gap: 2px; margin: 6px 0; }
 .builder-field input, .builder-field textarea, .builder-field select { width: 100%; box-sizing: border-box; font: inherit; }
+.builder-drafts > label { display: flex; gap: 6px; align-items: center; margin: 4px 0; }
+.builder-drafts > label > :is(select, input) { flex: 1; min-width: 0; font: inherit; }
 .builder fieldset { border: 1px solid var(--border, #ccc); border-radius: 6px; margin: 8px 0; padding: 6px 10px; }
 .builder-steps { padding-left: 0; list-style: none; margin: 8px 0; }
 .builder-step { border: 1px solid var(--border, #ccc); border-radius: 6px; padding: 4px 6px; margin: 4px 0; }
