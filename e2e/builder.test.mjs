@@ -143,7 +143,7 @@ test('a teacher builds a three-step lesson through the UI; the preview, the file
   await editor(page).getByLabel('Choice 2 is the right one').check();
   // The reveal: the same as the step is refused by the loader; then seq_len 100.
   await editor(page).getByRole('button', { name: 'Use this as the reveal' }).click();
-  assert.match(await builder.locator('[data-builder-step="3"] .problems li').innerText(), /step 3, field “question\.reveal”: is the step's own state/);
+  assert.match(await builder.locator('[data-builder-step="3"] .problems li').innerText(), /step 3, field “question\.reveal”: is the same as the step's state/);
   await slide(page, '#ctl-seq_len', 100);
   await settle(page);
   await editor(page).getByRole('button', { name: 'Use this as the reveal' }).click();
@@ -206,6 +206,13 @@ test('a teacher builds a three-step lesson through the UI; the preview, the file
     assert.match(fromLink.page.url(), /#lesson=v1\./);
     assert.deepEqual(fromLink.errors, []);
     await fromLink.context.close();
+    // A step of a shared-link lesson embeds as a file's does: no site header, the step shown.
+    const embedded = await openApp(app.browser, link.replace(/^https?:\/\/[^/]+\//, app.server.url).replace('#', '&step=2&embed=1#'));
+    await embedded.page.waitForSelector('[data-lesson="link"][data-step="2"]');
+    assert.equal(await embedded.page.locator('.site-header').count(), 0);
+    assert.equal(await embedded.page.locator('.lesson-step h2').innerText(), '2. The decay depends on the base');
+    assert.deepEqual(embedded.errors, []);
+    await embedded.context.close();
     assert.deepEqual(walkedFile, previewed);
     assert.deepEqual(walkedLink, previewed);
     // What was built is what students meet.
@@ -322,3 +329,52 @@ for (const scheme of ['light', 'dark']) {
     await context.close();
   });
 }
+
+test('drafts are kept and named; deleting one asks first; presenter preview and back', async () => {
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?author=1`);
+  await builderOpen(page);
+  const builder = page.locator('[data-builder]');
+  const names = () => builder.getByLabel('Draft', { exact: true }).locator('option').allInnerTexts();
+  await builder.getByLabel('Lesson title').fill('First');
+  await builder.getByRole('button', { name: 'Add this as a step' }).click();
+  await builder.getByRole('button', { name: 'New lesson' }).click();
+  await builder.getByLabel('Name', { exact: true }).fill('Second draft');
+  await builder.getByLabel('Name', { exact: true }).press('Enter');
+  await builder.getByLabel('Name', { exact: true }).blur();
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-builder] select[aria-label="Draft"] option')].some((o) => o.textContent === 'Second draft'));
+  assert.deepEqual(await names(), ['Untitled lesson', 'Second draft']);
+  // A copy of a shipped lesson is a third draft, with all its steps.
+  await builder.getByLabel('Start from a copy of a lesson PE Lab ships').selectOption('precision');
+  await page.waitForFunction(() => document.querySelectorAll('[data-builder] .builder-step').length > 0);
+  assert.equal((await names()).length, 3);
+  assert.match((await names())[2], /^Copy of /);
+  // Back to the first: its title and step are there.
+  await builder.getByLabel('Draft', { exact: true }).selectOption({ index: 0 });
+  assert.equal(await builder.getByLabel('Lesson title').inputValue(), 'First');
+  assert.equal(await builder.locator('.builder-step').count(), 1);
+  // Deleting asks first; "Keep it" keeps it.
+  await builder.getByRole('button', { name: 'Delete this draft' }).click();
+  assert.match(await builder.getByRole('alert').first().innerText(), /Delete the draft “Untitled lesson”\? This cannot be undone\./);
+  await builder.getByRole('button', { name: 'Keep it' }).click();
+  assert.equal((await names()).length, 3);
+  await builder.getByRole('button', { name: 'Delete this draft' }).click();
+  await builder.getByRole('button', { name: 'Yes, delete it' }).click();
+  assert.deepEqual((await names()).slice(0, 1), ['Second draft']);
+  assert.equal((await names()).length, 2);
+  // Kept across a reload.
+  await page.reload();
+  await builderOpen(page);
+  assert.equal((await names()).length, 2);
+  // The presenter preview of the copied lesson, then back.
+  await builder.getByLabel('Draft', { exact: true }).selectOption({ index: 1 });
+  await page.getByRole('button', { name: 'Preview in presenter mode' }).click();
+  await page.waitForSelector('[data-lesson="draft"].present', { timeout: 20000 });
+  assert.ok(await page.evaluate(() => document.querySelector('.site-header')?.offsetParent === null));
+  await page.getByRole('button', { name: 'Back to the builder' }).click();
+  await builderOpen(page);
+  await idle(page);
+  assert.equal(query(page).get('lesson'), null);
+  assert.equal(query(page).get('author'), '1');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

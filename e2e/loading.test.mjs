@@ -45,6 +45,54 @@ test('the initial page loads no view chunk and stays within 230 KB gzip', async 
   await context.close();
 });
 
+test('the first paint is a static shell: the header and the default view\'s words, where the app then draws them', async () => {
+  // What the shell shows, with the WebAssembly held back (the app never mounts), and where.
+  const look = (page) => page.evaluate(() => {
+    const box = (sel) => { const r = document.querySelector(sel)?.getBoundingClientRect(); return r ? [r.x, r.y, r.width, r.height].map(Math.round) : null; };
+    return {
+      headers: document.querySelectorAll('.site-header').length,
+      header: document.querySelector('.site-header')?.innerText.replace(/\s+/g, ' ').replace(/Figures….*?(?= Notation)/, 'Figures…'),
+      current: document.querySelector('.site-header [aria-current]')?.textContent ?? null,
+      intro: document.querySelector('.view-intro p')?.textContent ?? null,
+      formula: document.querySelector('.view-intro math')?.textContent ?? null,
+      theme: document.documentElement.dataset.theme,
+      toggle: document.querySelector('.theme-toggle')?.textContent,
+      boxes: ['.site-header h1', '.site-header nav', '.theme-toggle', '.view-intro p', '.view-intro .formula'].map(box),
+    };
+  });
+  const shellOf = async (query, colorScheme = 'light') => {
+    const context = await app.browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
+    const page = await context.newPage();
+    await page.route(/\.wasm(\?.*)?$/, (route) => route.abort());
+    await page.goto(`${app.server.url}${query}`);
+    await page.waitForTimeout(300);
+    const seen = await look(page);
+    await context.close();
+    return seen;
+  };
+  for (const scheme of ['light', 'dark']) {
+    const shell = await shellOf('', scheme);
+    const { page, context, errors } = await openApp(app.browser, app.server.url, { colorScheme: scheme });
+    const drawn = await look(page);
+    assert.equal(await page.locator('#shell').count(), 0);
+    assert.equal(drawn.headers, 1);
+    // The same words, in the same places: the app takes over without a shift.
+    assert.deepEqual(shell, drawn, scheme);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+  // Another view keeps the header only, naming no view as current; an embed shows nothing.
+  const rope = await shellOf('?view=rope');
+  assert.equal(rope.headers, 1);
+  assert.equal(rope.current, null);
+  assert.equal(rope.intro, null);
+  const lesson = await shellOf('?lesson=seed&step=2');
+  assert.equal(lesson.intro, null);
+  assert.equal((await shellOf('?view=rope&embed=1')).headers, 0);
+  assert.equal((await shellOf('?lesson=seed&present=1')).headers, 0);
+  assert.equal((await shellOf('?theme=dark')).toggle, '☀ Light');
+});
+
 test('every registered view opens from the navigation, fetching its chunk once', async () => {
   const views = await registeredViews(app);
   const { page, context, errors, requests } = await openApp(app.browser, app.server.url);

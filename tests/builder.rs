@@ -39,8 +39,8 @@ fn a_ten_step_lesson_fits_in_a_link() {
     seed.steps.truncate(10);
     let file = seed.to_file();
     let link = lesson_link::encode(&file).unwrap();
-    // The figure the README quotes (about 2,900 characters for the seed lesson's first ten
-    // steps, from a 9 KB file).
+    // The figure the README quotes (about 2,900 characters of data for the seed lesson's first
+    // ten steps, from a 7 KB file).
     assert!(link.len() < 4_000, "{} characters", link.len());
     assert!(
         link.len() * 2 < file.len(),
@@ -96,7 +96,7 @@ fn the_builder_says_what_the_loader_says() {
     q.reveal = "seq_len=50".into();
     assert!(draft.problems()[0]
         .to_string()
-        .starts_with("step 1, field “question.reveal”: is the step's own state"));
+        .starts_with("step 1, field “question.reveal”: is the same as the step's state"));
     draft.steps[0].question.as_mut().unwrap().reveal = "seq_len=100".into();
     assert!(draft.problems().is_empty());
     assert_eq!(
@@ -116,7 +116,7 @@ fn the_builder_says_what_the_loader_says() {
     draft.steps.push(rope);
     assert_eq!(
         draft.problems()[0].to_string(),
-        "step 2, field “control”: the prompt names “theta”, which the step hides: a student could not move it"
+        "step 2, field “control”: the prompt names “theta”, which the step hides: a student could not see it"
     );
     draft.steps[1].control = "max_dist".into();
     assert!(draft.problems()[0]

@@ -18,6 +18,11 @@ use crate::state::{lesson_link, AppState, LessonLocation, View};
 use crate::ui::context::{go_to_state, AppCtx};
 use crate::ui::dom;
 
+thread_local! {
+    /// The step being edited when the builder last closed (a preview closes it).
+    static EDITING: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
 /// Where the drafts are kept (localStorage).
 const STORAGE_KEY: &str = "pe-lab:lesson-drafts";
 
@@ -77,8 +82,12 @@ pub fn Builder() -> impl IntoView {
             kept.set(ok);
         }
     });
-    // The step being edited (an index into the current draft's steps).
-    let selected = RwSignal::new(None::<usize>);
+    // The step being edited (an index into the current draft's steps), kept across a preview.
+    let selected = RwSignal::new(EDITING.with(|e| e.get()));
+    Effect::new(move |_| {
+        let now = selected.get();
+        EDITING.with(|e| e.set(now));
+    });
     let message = RwSignal::new(None::<String>);
     let link = RwSignal::new(None::<Result<String, String>>);
     let confirm_delete = RwSignal::new(false);
@@ -329,7 +338,7 @@ pub fn Builder() -> impl IntoView {
                 <h2>"Lesson builder"</h2>
                 <button type="button" on:click=move |_| state.update(|s| s.author = false)>"Close"</button>
             </div>
-            <p class="builder-intro">"Set up the page, then “Add this as a step”. Your draft is kept in this browser as you type."</p>
+            <p class="builder-intro">"Set up the page, then “Add this as a step”. Your words are kept in this browser as you type; the page's setup, when you add or update a step."</p>
             <Show when=move || !kept.get()>
                 <p class="builder-warn" role="alert">"This browser does not keep drafts (its storage is off or full): download the lesson to keep it."</p>
             </Show>
@@ -337,7 +346,7 @@ pub fn Builder() -> impl IntoView {
                 <legend>"Drafts"</legend>
                 {drafts_row}
                 <label>"Name "
-                    <input type="text" maxlength="80" prop:value=move || shelf.with(|s| s.drafts[s.current].0.clone())
+                    <input type="text" maxlength="76" prop:value=move || shelf.with(|s| s.drafts[s.current].0.clone())
                         on:change=move |ev| {
                             let name = event_target_value(&ev);
                             shelf.update(|s| {
@@ -397,13 +406,13 @@ pub fn Builder() -> impl IntoView {
             {move || link.get().map(|l| match l {
                 Ok(url) => {
                     let len = url.len();
-                    let warn = (!problems.with(Vec::is_empty)).then_some(" The lesson still has problems (listed above): the link opens with the first of them.");
+                    let warn = (!problems.with(Vec::is_empty)).then_some(" The lesson still has problems (listed above): students who open the link will see only a message naming the first.");
                     view! {
                         <div class="share-out">
                             <input type="text" readonly data-share-link="" prop:value=url.clone() aria-label="Link to this lesson"
                                 on:focus=move |ev| { if let Some(i) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select() } }/>
                             <button type="button" on:click=move |_| dom::copy_text(&url)>"Copy"</button>
-                            <p>{format!("{len} characters. The lesson travels in the link itself, after the #: no server stores it.")}{warn}</p>
+                            <p>{format!("{} characters. The lesson travels in the link itself, after the #: PE Lab's server never receives it.", crate::format::grouped(len as u64))}{warn}</p>
                         </div>
                     }.into_any()
                 }
@@ -575,14 +584,19 @@ fn StepEditor(
             })
             .collect_view()
     };
+    // The controls the step's state has (what its URL writes), as the loader checks.
     let control_options = move || {
-        let v = view_of();
-        let current = step().map(|s| s.control).unwrap_or_default();
-        let names = v.spec().controls.split_whitespace();
+        let Some(st) = step() else {
+            return ().into_any();
+        };
+        let mut written = Vec::new();
+        (st.view.spec().write)(&step_state(st.view, &st.state), &mut written);
+        let current = st.control;
         std::iter::once(("", "(none)"))
-            .chain(names.map(|n| (n, n)))
+            .chain(written.iter().map(|(n, _)| (*n, *n)))
             .map(|(value, label)| view! { <option value=value selected={value == current}>{label}</option> })
             .collect_view()
+            .into_any()
     };
     let kind = move || {
         step()
@@ -758,6 +772,7 @@ fn StepEditor(
                 <textarea rows="2" prop:value=read(|s| s.try_this.clone())
                     on:input=move |ev| { let v = event_target_value(&ev); write(&|s| s.try_this = v.clone()) }></textarea>
             </label>
+            <p class="builder-note">"On a step with a question, students read it with the answer."</p>
             <label class="builder-field">"The control the prompt names"
                 <select data-field="control" on:change=move |ev| { let v = event_target_value(&ev); write(&|s| s.control = v.clone()) }>
                     {control_options}
@@ -788,7 +803,7 @@ fn StepEditor(
                         <button type="button" on:click=move |_| question(&|q| q.reveal.clear())>"No reveal"</button>
                     </div>
                     <Show when=wrong_view>
-                        <p class="builder-warn">"The page shows another view than this step's: go back to it to set the reveal."</p>
+                        <p class="builder-warn">"The page shows another view than this step's: press Show this step, then set the reveal."</p>
                     </Show>
                 </Show>
             </fieldset>

@@ -42,14 +42,13 @@ pub fn LessonFrame() -> impl IntoView {
             let source = source.filter(|s| !s.is_empty())?;
             // A lesson in the link, or the builder's draft, is read here, not fetched.
             let carried = match source.as_str() {
-                LINKED => Some(
-                    crate::state::lesson_link::decode(&super::builder::location_hash())
-                        .map_err(|e| format!("The lesson in this link cannot be used. {e}")),
-                ),
+                LINKED => Some(crate::state::lesson_link::decode(
+                    &super::builder::location_hash(),
+                )),
                 DRAFT => Some(
                     super::builder::current_draft()
                         .map(|d| d.to_file())
-                        .ok_or_else(|| "There is no lesson draft in this browser to preview: make one with ▶ Lesson → Make a lesson.".to_string()),
+                        .ok_or_else(|| "A lesson draft opens only in the browser it was made in, and none is kept in this one: ask for the lesson's Share link.".to_string()),
                 ),
                 _ => None,
             };
@@ -156,13 +155,18 @@ pub fn LessonFrame() -> impl IntoView {
                     .into_any()
             }
             Some(Err(message)) => {
+                let draft = source.get_untracked().as_deref() == Some(DRAFT);
                 return view! {
                     <div class="lesson-error" role="alert">
                         <p>{message}</p>
-                        <p><a href="?">"Open PE Lab without the lesson"</a></p>
+                        {if draft {
+                            view! { <p><button class="to-builder" on:click=move |_| back_to_builder(state)>"Back to the builder"</button></p> }.into_any()
+                        } else {
+                            view! { <p><a href="?">"Open PE Lab without the lesson"</a></p> }.into_any()
+                        }}
                     </div>
                 }
-                .into_any()
+                .into_any();
             }
             Some(Ok(lesson)) => lesson,
         };

@@ -54,6 +54,13 @@ pub fn start() {
     install_panic_banner();
     dom::publish_registry();
     leptos::mount::mount_to_body(App);
+    // The static first paint (index.html) gives way in the same task: no frame shows both.
+    if let Some(shell) = dom::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("shell"))
+    {
+        shell.remove();
+    }
 }
 
 /// A panic logs to the console and shows a visible banner instead of leaving a dead page.

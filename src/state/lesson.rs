@@ -152,6 +152,7 @@ pub struct LessonError {
 impl std::fmt::Display for LessonError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.step {
+            Some(n) if self.field.is_empty() => write!(f, "step {n}: {}", self.message),
             Some(n) => write!(f, "step {n}, field “{}”: {}", self.field, self.message),
             None if self.field.is_empty() => write!(f, "{}", self.message),
             None => write!(f, "field “{}”: {}", self.field, self.message),
@@ -328,14 +329,15 @@ fn parse_step(json: &Json, n: usize) -> Result<Step, LessonError> {
                     ),
                 ));
             }
-            for (names, how) in [(&app.hidden, "hides"), (&app.locked, "locks")] {
+            for (names, how) in [
+                (&app.hidden, "hides: a student could not see it"),
+                (&app.locked, "locks: a student could not move it"),
+            ] {
                 if names.iter().any(|n| n == name) {
                     return Err(error(
                         at,
                         "control",
-                        format!(
-                            "the prompt names “{name}”, which the step {how}: a student could not move it"
-                        ),
+                        format!("the prompt names “{name}”, which the step {how}"),
                     ));
                 }
             }
@@ -435,7 +437,7 @@ fn parse_question(
         return Err(error(
             at,
             "question.reveal",
-            "is the step's own state: the reveal would show nothing new (change a control, or leave it out)",
+            "is the same as the step's state, so revealing would change nothing (change a control in it, or leave it out)",
         ));
     }
     Ok(Question {

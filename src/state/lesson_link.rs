@@ -24,8 +24,9 @@ pub fn encode(lesson_file: &str) -> Result<String, String> {
     let data = base64url(&packed);
     if data.len() > MAX_DATA_CHARS {
         return Err(format!(
-            "This lesson is too long for a link ({} characters of data, at most {MAX_DATA_CHARS}): download the file and share that instead.",
-            data.len()
+            "This lesson is too long for a link: its data takes {} characters, and a link holds at most {}. Shorten it, or download the file and put it next to PE Lab (open it with ?lesson=your-file.json).",
+            crate::format::grouped(data.len() as u64),
+            crate::format::grouped(MAX_DATA_CHARS as u64)
         ));
     }
     Ok(format!("{PREFIX}{data}"))
@@ -45,9 +46,10 @@ pub fn decode(fragment: &str) -> Result<String, String> {
         });
     };
     if data.len() > MAX_DATA_CHARS {
-        return Err(format!(
-            "This lesson link is longer than any PE Lab makes ({MAX_DATA_CHARS} characters of data): it was changed."
-        ));
+        return Err(
+            "This lesson link is longer than any PE Lab makes: it may have been changed."
+                .to_string(),
+        );
     }
     let damaged = "This lesson link is damaged (cut short or changed): ask for the link again, or for the lesson file.";
     let packed = from_base64url(data).ok_or(damaged)?;
@@ -173,6 +175,10 @@ mod tests {
             })
             .collect();
         let file = format!(r#"{{"title": "{noise}", "steps": []}}"#);
-        assert!(encode(&file).unwrap_err().contains("download the file"));
+        let said = encode(&file).unwrap_err();
+        assert!(
+            said.contains("download the file") && said.contains("16,000"),
+            "{said}"
+        );
     }
 }
