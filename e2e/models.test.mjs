@@ -150,6 +150,8 @@ test('unknown or position-less models in the URL are ignored with a notice; a pa
   assert.match(notices, /“gpt2” is not a RoPE model of the gallery/);
   assert.match(notices, /“nope” is not a RoPE model of the gallery/);
   await page.goto(`${app.server.url}?view=models&embed=1&panel=base-bound&head_dim=96&theta=500000`);
+  // The view's chunk may still be on its way when the page is idle: wait for the panel.
+  await page.waitForSelector('[data-panel="base-bound"] canvas.chart[data-plot]', { timeout: 20000 });
   await settle(page);
   assert.equal(await page.locator('[data-panel]').count(), 1);
   const m = await firstNegative(page);
