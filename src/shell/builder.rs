@@ -203,16 +203,16 @@ pub fn Builder() -> impl IntoView {
         });
     };
     let open_file = move |ev: leptos::ev::Event| {
-        let Some(input) = ev
+        let Some(file) = dom::picked_file(&ev) else {
+            return;
+        };
+        // The same file can be opened again (a change event needs a new value).
+        if let Some(input) = ev
             .target()
             .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else {
-            return;
-        };
-        input.set_value("");
+        {
+            input.set_value("");
+        }
         let name = file.name();
         if file.size() > crate::state::lesson::MAX_LESSON_BYTES as f64 {
             message.set(Some(format!(
@@ -223,11 +223,12 @@ pub fn Builder() -> impl IntoView {
             return;
         }
         leptos::task::spawn_local(async move {
-            let text = wasm_bindgen_futures::JsFuture::from(file.array_buffer())
-                .await
-                .ok()
-                .and_then(|buf| String::from_utf8(js_sys::Uint8Array::new(&buf).to_vec()).ok());
             let shown = crate::state::params::shorten(&name, 40);
+            let Some(bytes) = dom::file_bytes(&file).await else {
+                message.set(Some(format!("{shown} could not be read.")));
+                return;
+            };
+            let text = String::from_utf8(bytes).ok();
             match text.as_deref().map(Draft::from_file) {
                 Some(Ok(d)) => {
                     let title = if d.title.is_empty() {

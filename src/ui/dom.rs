@@ -198,3 +198,20 @@ pub fn keep_observer<O: 'static>(
         }
     });
 }
+
+/// The file a file input's `change` event picked, if any.
+pub fn picked_file(ev: &web_sys::Event) -> Option<web_sys::File> {
+    ev.target()?
+        .dyn_into::<web_sys::HtmlInputElement>()
+        .ok()?
+        .files()?
+        .get(0)
+}
+
+/// A picked file's bytes; `None` when the browser could not read it.
+pub async fn file_bytes(file: &web_sys::File) -> Option<Vec<u8>> {
+    let buf = wasm_bindgen_futures::JsFuture::from(file.array_buffer())
+        .await
+        .ok()?;
+    Some(js_sys::Uint8Array::new(&buf).to_vec())
+}

@@ -10,7 +10,6 @@ use super::shared::{LearnedShared, stem};
 
 use super::geometry::{OffsetPanel, PcaPanel};
 use plotters::prelude::*;
-use wasm_bindgen::JsCast;
 
 use crate::encoding::learned::{CosineMatrix, Table, MAX_FILE_BYTES};
 use crate::render::charts::PlotRect;
@@ -196,13 +195,7 @@ pub fn LearnedView() -> impl IntoView {
 fn FilePicker(store: TableStore) -> impl IntoView {
     let message = RwSignal::new(None::<String>);
     let on_change = move |ev: leptos::ev::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+        let Some(file) = crate::ui::dom::picked_file(&ev) else {
             return;
         };
         let name = file.name();
@@ -216,9 +209,9 @@ fn FilePicker(store: TableStore) -> impl IntoView {
         }
         message.set(Some(format!("Reading {name}…")));
         wasm_bindgen_futures::spawn_local(async move {
-            let bytes = match wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await {
-                Ok(buf) => js_sys::Uint8Array::new(&buf).to_vec(),
-                Err(_) => {
+            let bytes = match crate::ui::dom::file_bytes(&file).await {
+                Some(bytes) => bytes,
+                None => {
                     message.set(Some(format!(
                         "{name} could not be read. The last table stays."
                     )));
