@@ -400,6 +400,35 @@ for (const { name } of registered) {
 }
 console.log(`\nwithin budget: default ${summary.default[0]}/${summary.default[1]} sliders (p95 ≤ 16 ms), largest ${summary.largest[0]}/${summary.largest[1]} (p95 ≤ 33 ms); drag ≥ 90% of frames: ${summary.drag[0]}/${summary.drag[1]}`);
 
+// Train it yourself: the default run (the view as it opens, all six encodings), its wall time
+// (budget 60 s) and training steps per second per encoding; and every slider of the page
+// measured as above while that run goes.
+if (!args.view || args.view === 'train') {
+  const { page, context } = await openApp(browser, `${server.url}?view=train`);
+  await page.evaluate(instrument);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForFunction(() => document.querySelector('[data-panel="train-setup"]').dataset.run === 'running');
+  console.log('\nTrain it yourself, default run: sliders while it trains (ms, as above)');
+  const during = [];
+  for (const id of await page.$$eval('main input[type=range]', (els) => els.filter((e) => e.offsetParent !== null && !e.disabled).map((e) => e.id))) {
+    const running = await page.evaluate(() => document.querySelector('[data-panel="train-setup"]').dataset.run === 'running');
+    if (!running) break;
+    const { samples } = await measureSlider(page, id, 12);
+    const felt = samples.map((s) => (s.first === null ? s.next : s.first));
+    const fromInput = samples.map((s, i) => felt[i] - Math.max(0, s.wait));
+    const p95 = quantile(fromInput, 0.95);
+    const ok = p95 !== null && p95 <= FRAME_BUDGET.default;
+    during.push({ slider: id, input_p50: quantile(fromInput, 0.5), input_p95: p95, ok });
+    console.log(`  ${id.replace('ctl-', '').padEnd(12)} input p50 ${fmt(quantile(fromInput, 0.5))} p95 ${fmt(p95)}  ${ok ? 'ok' : 'MISS'}`);
+  }
+  await page.waitForFunction(() => document.querySelector('[data-panel="train-setup"]').dataset.run === 'done', null, { timeout: 600000 });
+  const runMs = Number(await page.locator('[data-panel="train-setup"]').getAttribute('data-run-ms'));
+  const rates = await page.locator('[data-panel="train-setup"]').getAttribute('data-run-rates');
+  rows.push({ kind: 'train', run_ms: runMs, steps_per_s: rates, during, ok: runMs <= 60000 });
+  console.log(`default run: ${(runMs / 1000).toFixed(1)} s (budget 60 s) ${runMs <= 60000 ? 'ok' : 'MISS'}; training steps per second: ${rates.replaceAll(',', ', ')}`);
+  await context.close();
+}
+
 if (args.panels !== undefined) {
 console.log(`\nslider → repainted canvas, ${MOVES} moves per row (ms; "frame" = to the next animation frame)`);
 console.log('view        panel                    size     median   p95     max   | frame p95  budget');

@@ -107,6 +107,30 @@ for (const c of chunks) {
 }
 // `fetcher("./chunk_14.wasm")` → `fetcher("chunk_14")`; the version goes in once, in `fetcher`.
 loaderJs = loaderJs.replace(/fetcher\("\.\/([\w-]+)\.wasm"\)/g, 'fetcher("$1")');
+// The shared modules (`chunk_N`, code that several split points use; over a hundred) are each
+// declared as `const __chunk_N = makeLoad(fetcher("chunk_N"), []);` and named in the split
+// points' lists. One table made by a loop instead, and the lists as numbers, make the first
+// download about half a kilobyte smaller (gzip). Same modules, same loads, same order.
+{
+  const decl = /(?:\/\*[^*]*\*\/\s*)?const __chunk_(\d+) = makeLoad\(fetcher\("chunk_\1"\),\s*\[\]\);\s*/g;
+  const numbers = [...loaderJs.matchAll(decl)].map((m) => Number(m[1]));
+  const declared = (loaderJs.match(/const __chunk_\d+ =/g) || []).length;
+  const deps = 'const parallelStuff = deps.map(d => d());';
+  const firstExport = loaderJs.indexOf('export const __wasm_split_load_');
+  if (numbers.length !== declared || !loaderJs.includes(deps) || firstExport < 0) {
+    throw new Error('post-build: the loader\'s shared modules no longer have the shape this script shortens; update the pattern');
+  }
+  loaderJs = loaderJs.replace(decl, '');
+  loaderJs = loaderJs.replace(deps, 'const parallelStuff = deps.map(d => shared[d]());');
+  loaderJs = loaderJs.replace(/__chunk_(\d+)/g, '$1');
+  const at = loaderJs.indexOf('export const __wasm_split_load_');
+  // Numbered one after another (as wasm-split numbers them): a range; otherwise the list.
+  const consecutive = numbers.every((n, i) => n === numbers[0] + i);
+  const each = consecutive && numbers.length > 0
+    ? `for (let n = ${numbers[0]}; n <= ${numbers.at(-1)}; n++)`
+    : `for (const n of [${numbers.join(',')}])`;
+  loaderJs = `${loaderJs.slice(0, at)}const shared = {};\n${each} shared[n] = makeLoad(fetcher("chunk_" + n), []);\n${loaderJs.slice(at)}`;
+}
 loaderJs = loaderJs.replace('__PE_LAB_CHUNKS__', chunksVersion);
 loaderJs = await terse(loaderJs);
 const loaderName = `__wasm_split-${shortHash(loaderJs)}.js`;

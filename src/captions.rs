@@ -307,3 +307,10 @@ pub const ALL: &[Caption] = &[
         text: BASE_BOUND_MIN,
     },
 ];
+
+/// Train it yourself (`view=train`).
+pub const TRAIN_INTRO: &str = "Every other view shows what an encoding is; this one shows what it does. A small transformer learns a task that needs word order, once per encoding, here in the page. Before you press Run, predict: which encodings will learn the task, and which will still be right on sequences longer than any they were trained on?";
+pub const TRAIN_SETUP: &str = "Each model: a token embedding; the encoding (sinusoidal and learned are added to the input, RoPE rotates queries and keys, ALiBi and T5 add a bias to the attention scores, NoPE has none); pre-LN blocks of multi-head attention and a GELU MLP; cross-entropy, AdamW. A batch is 32 sequences of one length, from the task's shortest to the training length. Every encoding starts from the same weights and sees the same batches, and the same settings give the same run.";
+pub const TRAIN_LOSS: &str = "Loss and accuracy on each training batch, measured before the step that learns from it. Loss is the mean cross-entropy over the batch's answers; accuracy is the share of answers whose most likely token is right.";
+pub const TRAIN_LENGTH: &str = "After training, each model answers the same 64 test sequences per length, and every answer counts (copy and offset have several per sequence). The band holds the lengths seen in training; past it, lengths never seen. A learned table has one vector per trained position, so its line stops where the table ends: there is nothing to add to a token further on.";
+pub const TRAIN_ATTENTION: &str = "Where one head of one layer looks, for the first test sequence at the training length (left) and at twice it, within the longest test length (right). Row i is the query at position i; its weights over the keys sum to 1. Grey: keys the causal mask hides.";

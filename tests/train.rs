@@ -2,7 +2,7 @@
 //! determinism, and what the default run must show (bidirectional NoPE held at the
 //! order-blind optimum on the order task; every other encoding above it).
 
-use pe_lab::views::train::state::{Enc, TrainState};
+use pe_lab::views::train::settings::{Enc, TrainState};
 use pe_train::model::{evaluate, loss_and_grad, Params};
 use pe_train::rng::Rng;
 use pe_train::run::{test_set, Trainer};
@@ -189,4 +189,200 @@ fn a_learned_table_has_no_vectors_past_its_last_row() {
     }
     // Every test length has its test set, and the set is the same for every encoding.
     assert_eq!(test_set(Task::Copy, 9, 4), test_set(Task::Copy, 9, 4));
+}
+
+#[test]
+fn the_url_values_are_read_clamped_and_written_back_whole() {
+    use pe_lab::state::params::Notices;
+    use pe_lab::views::train::state::TrainQuery;
+    let query = |q: &str| {
+        let pairs: Vec<(String, String)> = q
+            .split('&')
+            .filter_map(|kv| kv.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        TrainQuery::read(
+            &|k| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()),
+            &mut Notices::default(),
+        )
+    };
+    let mut notices = Notices::default();
+    let s = TrainState::from_query(&query(""), &mut notices);
+    assert_eq!(s, TrainState::default());
+    assert!(notices.is_empty());
+    // Written back whole, and read back the same.
+    let round = TrainState::from_query(&s.to_query(), &mut notices);
+    assert_eq!(round, s);
+    assert!(notices.is_empty());
+
+    let mut notices = Notices::default();
+    let s = TrainState::from_query(
+        &query("task=copy&enc=rope,bogus,NOPE,rope&mask=causal&train_len=99&test_len=7&width=20&heads=3&steps=1e9&lr=-1&seed=x&att_enc=t5&att_layer=9&att_head=3"),
+        &mut notices,
+    );
+    assert_eq!(s.task, Task::Copy);
+    assert_eq!(s.encs, vec![Enc::Nope, Enc::Rope]);
+    assert!(s.causal);
+    assert_eq!((s.train_len, s.test_len), (32, 32));
+    assert_eq!((s.width, s.heads), (24, 2));
+    assert_eq!(s.steps, 2000);
+    assert_eq!(s.lr, 1e-4);
+    assert_eq!(s.seed, 1);
+    assert_eq!((s.att_enc, s.att_layer, s.att_head), (Enc::T5, 1, 1));
+    let said: Vec<&str> = notices.items.iter().map(|n| n.param.as_str()).collect();
+    for key in [
+        "enc",
+        "train_len",
+        "test_len",
+        "width",
+        "heads",
+        "steps",
+        "lr",
+        "seed",
+        "att_layer",
+        "att_head",
+    ] {
+        assert!(said.contains(&key), "{key}: {said:?}");
+    }
+    // No encoding named: all six, with a notice.
+    let mut notices = Notices::default();
+    let s = TrainState::from_query(&query("enc=,,x"), &mut notices);
+    assert_eq!(s.encs, Enc::ALL.to_vec());
+    assert_eq!(notices.items.len(), 1);
+    // A huge value is cut before it is kept.
+    let long = "9".repeat(100_000);
+    let q = query(&format!("seed={long}"));
+    assert!(q.values[0].1.len() <= 200);
+}
+
+#[test]
+fn a_session_in_any_slices_is_the_trainers_run_one_by_one() {
+    let state = TrainState {
+        steps: 12,
+        encs: vec![Enc::Nope, Enc::Learned, Enc::Rope, Enc::T5],
+        ..small(Task::Copy, false)
+    };
+    let mut session = state.session();
+    let mut n = 0usize;
+    while session.work_one() {
+        n += 1;
+        assert!(session.progress() <= 1.0);
+    }
+    assert_eq!(session.progress(), 1.0);
+    assert!(n > 12 * 4 * 32);
+    for (i, &enc) in state.encs.iter().enumerate() {
+        let mut alone = Trainer::new(state.plan(), state.config(enc));
+        while !alone.done() {
+            alone.train_step();
+        }
+        assert_eq!(session.trainers[i].params, alone.params, "{enc:?}");
+        assert_eq!(session.trainers[i].history, alone.history);
+        let scores: Vec<_> = alone.length_scores(&session.lens);
+        assert_eq!(session.length_scores[i], scores);
+        // Traced inside training; past it only where the encoding has positions there.
+        assert!(session.traces[i][0].is_some());
+        assert_eq!(session.traces[i][1].is_some(), enc != Enc::Learned);
+    }
+}
+
+#[test]
+fn the_csvs_and_sentences_are_the_run_s_numbers() {
+    let state = TrainState {
+        steps: 30,
+        encs: vec![Enc::Nope, Enc::Learned, Enc::Rope],
+        ..small(Task::Order, false)
+    };
+    let mut session = state.session();
+    session.run();
+    let loss = pe_lab::views::train::settings::loss_csv(&state.encs, &session);
+    let lines: Vec<&str> = loss.lines().collect();
+    assert_eq!(
+        lines[0],
+        "step,nope_loss,nope_acc,learned_loss,learned_acc,rope_loss,rope_acc"
+    );
+    assert_eq!(lines.len(), 31);
+    let first: Vec<f64> = lines[1].split(',').map(|v| v.parse().unwrap()).collect();
+    assert_eq!(first[0], 1.0);
+    assert_eq!(first[1], session.trainers[0].history[0].loss);
+    assert_eq!(first[6], session.trainers[2].history[0].accuracy);
+
+    let length = pe_lab::views::train::settings::length_csv(&state.encs, &session);
+    let rows: Vec<Vec<&str>> = length
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(length.lines().next(), Some("length,nope,learned,rope"));
+    for r in &rows {
+        let len: usize = r[0].parse().unwrap();
+        assert_eq!(r[2].is_empty(), len > state.train_len, "{r:?}");
+        assert!(!r[1].is_empty() && !r[3].is_empty());
+    }
+
+    let lines = pe_lab::views::train::settings::run_summary(&state, &session);
+    let acc = |i: usize, len: usize| {
+        let li = session.lens.iter().position(|&l| l == len).unwrap();
+        session.length_scores[i][li].unwrap().accuracy
+    };
+    let pct = pe_lab::views::train::settings::percent;
+    assert!(
+        lines[0].starts_with(&format!(
+            "NoPE: {} at length 6, {} at 12. With a bidirectional mask and no positions",
+            pct(acc(0, 6)),
+            pct(acc(0, 12))
+        )),
+        "{}",
+        lines[0]
+    );
+    assert_eq!(acc(0, 6), 0.5);
+    assert!(
+        lines[1].starts_with(&format!(
+            "learned: {} at length 6; no vectors past position 5",
+            pct(acc(1, 6))
+        )),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(
+        lines[2],
+        format!(
+            "RoPE: {} at length 6, {} at 12.",
+            pct(acc(2, 6)),
+            pct(acc(2, 12))
+        )
+    );
+    let nope_params = pe_train::model::Params::init(&state.config(Enc::Nope), 0).count();
+    let nope_params = pe_lab::format::grouped(nope_params as u64);
+    assert!(lines[3].starts_with(&format!("A toy: {nope_params} learned numbers per model (NoPE's count; the learned table adds 48, T5 64), 30 steps of 32 sequences of 3 to 6 tokens.")), "{}", lines[3]);
+    assert_eq!(pct(1.0), "100 %");
+    assert_eq!(pct(0.984375), "98.4 %");
+    assert_eq!(pct(0.5), "50 %");
+
+    // The causal sentence, with a causal mask.
+    let causal = TrainState {
+        causal: true,
+        encs: vec![Enc::Nope],
+        ..state.clone()
+    };
+    let mut s2 = causal.session();
+    s2.run();
+    assert!(
+        run_summary_first(&causal, &s2).contains("With a causal mask no positions are needed here")
+    );
+
+    // The settings JSON names every setting and what is fixed.
+    let json = state.settings_json();
+    for key in [
+        "\"task\": \"order\"",
+        "\"enc\": [",
+        "\"steps\": 30",
+        "\"batch\": 32",
+        "\"adamw_weight_decay\": 0.01",
+    ] {
+        assert!(json.contains(key), "{key} in {json}");
+    }
+}
+
+fn run_summary_first(state: &TrainState, session: &pe_train::run::Session) -> String {
+    pe_lab::views::train::settings::run_summary(state, session)[0].clone()
 }

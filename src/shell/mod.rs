@@ -148,6 +148,8 @@ pub fn mount_state(initial: AppState, notices: Notices) -> impl IntoView {
         rebuild: RwSignal::new(0u32),
     };
     provide_context(ctx);
+    // A view that reads its own URL values (Train it yourself) adds its notices here.
+    provide_context(notices);
     provide_context(crate::ui::tables::TableStore::new());
 
     // The URL follows the state (replaceState: sliding does not flood the history).

@@ -27,7 +27,7 @@ macro_rules! for_each_view {
             Compare compare CompareState CompareView compare_view,
             Precision precision PrecisionState PrecisionView precision_view,
             Models models ModelsState ModelsView models_view,
-            Train train TrainState TrainView train_view,
+            Train train TrainQuery TrainView train_view,
         }
     };
 }

@@ -240,6 +240,34 @@ impl Params {
         out
     }
 
+    /// Each tensor's shape, in the order of [`Params::tensors`].
+    pub fn shapes(&self, cfg: &Config) -> Vec<Vec<usize>> {
+        let (d, m, v) = (cfg.width, cfg.hidden, cfg.vocab);
+        let mut out = vec![
+            vec![v, d],
+            vec![self.pos.len() / d, d],
+            vec![cfg.heads, self.t5.len() / cfg.heads],
+        ];
+        for _ in &self.blocks {
+            out.extend([
+                vec![d],
+                vec![d],
+                vec![d, d],
+                vec![d, d],
+                vec![d, d],
+                vec![d, d],
+                vec![d],
+                vec![d],
+                vec![d, m],
+                vec![m],
+                vec![m, d],
+                vec![d],
+            ]);
+        }
+        out.extend([vec![d], vec![d], vec![d, v], vec![v]]);
+        out
+    }
+
     /// How many numbers the model learns.
     pub fn count(&self) -> usize {
         self.tensors().iter().map(|t| t.len()).sum()
@@ -722,13 +750,36 @@ pub fn evaluate(cfg: &Config, params: &Params, batch: &[Example]) -> Score {
     finish(loss, right, n)
 }
 
-fn finish(loss: f64, right: usize, n: usize) -> Score {
+/// The score of a loss sum and right answers over `n` targets.
+pub fn finish(loss: f64, right: usize, n: usize) -> Score {
     let n1 = n.max(1) as f64;
     Score {
         loss: loss / n1,
         accuracy: right as f64 / n1,
         targets: n,
     }
+}
+
+/// Adds one sequence's share of a batch's loss gradient to `grad` (`weight`: 1 / the batch's
+/// targets), and its loss sum and right answers to `loss` and `right`.
+pub fn accumulate(
+    cfg: &Config,
+    params: &Params,
+    ex: &Example,
+    weight: f64,
+    grad: &mut Params,
+    loss: &mut f64,
+    right: &mut usize,
+) {
+    let tr = forward(cfg, params, &ex.tokens);
+    score_of(&tr, &ex.targets, cfg.vocab, loss, right);
+    backward(cfg, params, &tr, &ex.targets, weight, grad);
+}
+
+/// Adds one sequence's loss sum and right answers, without gradients.
+pub fn tally(cfg: &Config, params: &Params, ex: &Example, loss: &mut f64, right: &mut usize) {
+    let tr = forward(cfg, params, &ex.tokens);
+    score_of(&tr, &ex.targets, cfg.vocab, loss, right);
 }
 
 /// The batch's score and the gradient of its loss (the mean over every target of the batch).

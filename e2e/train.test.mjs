@@ -1,0 +1,176 @@
+// End-to-end specs for Train it yourself (`view=train`): a run from the URL, what its charts,
+// CSVs and sentences say, the same URL giving the same run bit for bit, Stop, and a page that
+// stays alive while it trains.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { useApp, openApp, settle, downloadText, slide, query } from './support.mjs';
+
+const app = useApp();
+
+// A small run (a few seconds): three encodings, short lengths, narrow model.
+const SMALL = '?view=train&task=offset&mask=causal&enc=nope,learned,rope&train_len=8&test_len=24&layers=1&width=16&heads=2&steps=40&lr=0.01&seed=7&att_enc=learned';
+
+async function runToEnd(page) {
+  const setup = page.locator('[data-panel="train-setup"]');
+  assert.equal(await setup.getAttribute('data-run'), 'idle');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForFunction(() => document.querySelector('[data-panel="train-setup"]').dataset.run === 'done', null, { timeout: 120000 });
+  await settle(page);
+  return Number(await setup.getAttribute('data-run-ms'));
+}
+
+function parseCsv(text) {
+  const [head, ...rows] = text.trimEnd().split('\n');
+  return { names: head.split(','), rows: rows.map((r) => r.split(',')) };
+}
+
+async function download(page, panel, label) {
+  const button = page.locator(`[data-panel="${panel}"] .exports button`, { hasText: label }).first();
+  const [dl] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  return fs.readFileSync(await dl.path());
+}
+
+test('a run from the URL: curves, lengths, maps and sentences agree with its CSVs; the same URL gives the same run, bit for bit', async () => {
+  const results = [];
+  for (let round = 0; round < 2; round++) {
+    const { page, context, errors } = await openApp(app.browser, app.server.url + SMALL);
+    // The URL's settings are the controls' values, and the URL keeps them.
+    assert.equal(await page.locator('#ctl-train_len').inputValue(), '8');
+    assert.equal(await page.locator('input[name="task"][value="offset"]').isChecked(), true);
+    assert.deepEqual(await page.$$eval('input[name="enc"]:checked', (els) => els.map((e) => e.value)), ['nope', 'learned', 'rope']);
+    assert.equal(query(page).get('enc'), 'nope,learned,rope');
+    const ms = await runToEnd(page);
+    assert.ok(ms > 0, `data-run-ms ${ms}`);
+
+    const loss = parseCsv(await downloadText(page, 'train-loss', 'CSV'));
+    assert.deepEqual(loss.names, ['step', 'nope_loss', 'nope_acc', 'learned_loss', 'learned_acc', 'rope_loss', 'rope_acc']);
+    assert.equal(loss.rows.length, 40);
+    assert.deepEqual(loss.rows.map((r) => Number(r[0])), Array.from({ length: 40 }, (_, i) => i + 1));
+    for (const r of loss.rows) for (const v of r.slice(1)) assert.ok(Number.isFinite(Number(v)) && v !== '', `loss row ${r}`);
+
+    const length = parseCsv(await downloadText(page, 'train-length', 'CSV'));
+    assert.deepEqual(length.names, ['length', 'nope', 'learned', 'rope']);
+    const lens = length.rows.map((r) => Number(r[0]));
+    assert.equal(lens.at(-1), 24);
+    assert.ok(lens.includes(8));
+    for (const r of length.rows) {
+      const len = Number(r[0]);
+      // A learned table of 8 rows: no accuracy past length 8, and an accuracy up to it.
+      assert.equal(r[2] === '', len > 8, `learned at ${len}: "${r[2]}"`);
+      for (const v of [r[1], r[3]]) assert.ok(Number(v) >= 0 && Number(v) <= 1 && v !== '', `accuracy ${v} at ${len}`);
+    }
+
+    // The sentences above the panels say what the CSV says.
+    const summary = await page.locator('[data-run-summary]').innerText();
+    const pct = (v) => `${Number((100 * Number(v)).toPrecision(3))} %`;
+    const at = (len, col) => length.rows.find((r) => Number(r[0]) === len)[col];
+    assert.ok(summary.includes(`RoPE: ${pct(at(8, 3))} at length 8, ${pct(at(24, 3))} at 24.`), summary);
+    assert.ok(summary.includes(`learned: ${pct(at(8, 2))} at length 8; no vectors past position 7`), summary);
+    assert.ok(summary.includes('Kazemnejad et al. (2023)'), summary);
+
+    // The attention maps: the learned table has one inside training and none past it.
+    const maps = page.locator('[data-panel="train-attention"] canvas.chart');
+    assert.equal(await maps.count(), 1);
+    assert.match(await page.locator('[data-panel="train-attention"] figcaption').nth(1).innerText(), /learned has no vectors past position 7/);
+    await page.locator('input[name="att_enc"][value="rope"]').check();
+    await settle(page);
+    assert.equal(await maps.count(), 2);
+    assert.equal(query(page).get('att_enc'), 'rope');
+
+    const weights = await download(page, 'train-setup', 'Weights (NPZ)');
+    assert.equal(weights.subarray(0, 4).toString('binary'), 'PK\x03\x04');
+    for (const name of ['nope/tok.npy', 'learned/pos.npy', 'rope/blocks.0.wq.npy']) assert.ok(weights.includes(Buffer.from(name)), name);
+    const settings = JSON.parse((await download(page, 'train-setup', 'Settings (JSON)')).toString('utf8'));
+    assert.equal(settings.task, 'offset');
+    assert.deepEqual(settings.enc, ['nope', 'learned', 'rope']);
+    assert.equal(settings.steps, 40);
+    results.push({ loss: loss.rows, length: length.rows, weights: weights.toString('base64') });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+  assert.deepEqual(results[1].loss, results[0].loss, 'the same URL gives the same learning curves');
+  assert.deepEqual(results[1].length, results[0].length, 'and the same test accuracies');
+  assert.equal(results[1].weights, results[0].weights, 'and the same weights, bit for bit');
+});
+
+test('Stop stops a run; the page answers while it trains; changed settings are said to differ from the run shown', async () => {
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=train&steps=2000&enc=rope,t5`);
+  const setup = page.locator('[data-panel="train-setup"]');
+  // Long tasks while training: none should hold the page for long.
+  await page.evaluate(() => {
+    window.__longest = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
+    }).observe({ type: 'longtask', buffered: false });
+  });
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForFunction(() => document.querySelector('[data-panel="train-setup"]').dataset.run === 'running');
+  await page.waitForTimeout(1500);
+  // A control moved during the run takes effect at once (the URL follows it).
+  // (Not `settle`: while a run goes its curves keep changing, so charts below the fold wait.)
+  await slide(page, '#ctl-seed', 42);
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('seed') === '42');
+  assert.equal(await setup.getAttribute('data-run'), 'running');
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await page.waitForFunction(() => document.querySelector('[data-panel="train-setup"]').dataset.run === 'stopped');
+  const longest = await page.evaluate(() => window.__longest);
+  assert.ok(longest < 250, `the longest task while training took ${longest} ms`);
+  const summary = await page.locator('[data-run-summary]').innerText();
+  assert.match(summary, /stopped before it finished/);
+  assert.match(summary, /its settings differ from the ones above/);
+  const loss = (await downloadText(page, 'train-loss', 'CSV')).trimEnd().split('\n');
+  assert.ok(loss.length > 2 && loss.length < 2001, `${loss.length - 1} steps before Stop`);
+  assert.equal(await setup.getAttribute('data-run-ms'), null, 'a stopped run has no run time');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('before a run the view says how long it will take, and the length chart shows the training range', async () => {
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=train`);
+  const estimate = await page.locator('[data-panel="train-setup"] .run-bar .readout').innerText();
+  assert.match(estimate, /^6 models × 400 steps: about \d+(\.\d)? s \(/);
+  // The attention panel has nothing to choose before a run.
+  assert.equal(await page.locator('[data-panel="train-attention"] input').count(), 0);
+  const before = await page.evaluate(() => document.querySelector('[data-panel="train-length"] canvas').toDataURL());
+  await slide(page, '#ctl-train_len', 12);
+  await settle(page);
+  assert.equal(query(page).get('test_len'), '48', 'the longest test length follows 4 × the training length');
+  assert.notEqual(await page.evaluate(() => document.querySelector('[data-panel="train-length"] canvas').toDataURL()), before);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('every setting of the setup reaches the run: moved, it changes the URL and the settings the run is made with', async () => {
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=train`);
+  const settings = async () => JSON.parse((await download(page, 'train-setup', 'Settings (JSON)')).toString('utf8'));
+  const sliders = await page.$$eval('[data-panel="train-setup"] input[type=range]', (els) => els.map((e) => e.id));
+  assert.deepEqual(sliders.map((id) => id.replace('ctl-', '')), ['train_len', 'test_len', 'layers', 'steps', 'lr', 'seed']);
+  for (const id of sliders) {
+    const name = id.replace('ctl-', '');
+    const before = await settings();
+    await page.evaluate((id) => {
+      const el = document.getElementById(id);
+      const min = Number(el.min), max = Number(el.max), step = Number(el.step) || 1;
+      let target = min + Math.round(((max - min) * 0.37) / step) * step;
+      if (String(target) === el.value) target = max;
+      el.value = String(target);
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    }, id);
+    await settle(page);
+    const after = await settings();
+    assert.notEqual(after[name], before[name], name);
+    assert.equal(Number(query(page).get(name)), after[name], `${name} in the URL`);
+  }
+  for (const [name, value] of [['task', 'copy'], ['mask', 'causal'], ['width', '48'], ['heads', '4']]) {
+    await page.locator(`input[name="${name}"][value="${value}"]`).check();
+    await settle(page);
+    assert.equal(String((await settings())[name]), value, name);
+    assert.equal(query(page).get(name), value);
+  }
+  await page.locator('input[name="enc"][value="t5"]').uncheck();
+  await settle(page);
+  assert.deepEqual((await settings()).enc, ['nope', 'sinusoidal', 'learned', 'rope', 'alibi']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
