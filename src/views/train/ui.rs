@@ -39,7 +39,7 @@ const REDRAW_MS: f64 = 120.0;
 const RATE_KEY: &str = "pe-lab:train-rate";
 /// The estimate before a browser's first run: measured in headless Chromium on the
 /// developers' 2-core machine (multiply-adds per ms).
-const DEFAULT_RATE: f64 = 250_000.0;
+const DEFAULT_RATE: f64 = 1_300_000.0;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Status {
@@ -755,7 +755,10 @@ fn AttentionPanel(settings: Memo<TrainState>, news: RwSignal<u64>) -> impl IntoV
                                 view! { <ChartCanvas chart=chart label=Signal::derive(move || caption(k)) paint=move |p: &Painter| paint(p, k) height=280.0/> }
                             }}
                         </Show>
-                        <figcaption class="readout">{move || caption(k)}</figcaption>
+                        // The chart shows its name under it; without a chart, the words say why.
+                        <Show when=move || !traced(k)>
+                            <figcaption class="readout">{move || caption(k)}</figcaption>
+                        </Show>
                     </figure>
                 })}
             </div>
@@ -776,12 +779,12 @@ const TRAIN_CSS: &str = r#"
 .run-summary p { margin: 8px 0; max-width: 90ch; }
 .view-train .panel .controls { position: static; border: 0; padding: 0; margin: 0 0 8px; background: none; }
 .view-train .train-controls { grid-template-columns: repeat(auto-fill, minmax(230px, 1fr)); gap: 4px 20px; }
-.view-train [data-panel="train-setup"] { grid-column: 1 / -1; }
+.view-train :is([data-panel="train-setup"], [data-panel="train-attention"]) { grid-column: 1 / -1; }
 .run-bar { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 12px; margin: 8px 0; }
 .run-bar .run-button { font-weight: 600; padding: 6px 18px; }
 .run-bar .readout { min-height: 0; }
 .run-progress { display: flex; align-items: center; gap: 12px; font-size: 0.9rem; }
 .run-progress progress { flex: 0 1 320px; }
-.train-maps { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 12px; }
+.train-maps { display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); gap: 12px 24px; }
 .train-maps figure { margin: 0; min-width: 0; }
 "#;
