@@ -118,6 +118,7 @@ test('Stop stops a run; the page answers while it trains; changed settings are s
   assert.ok(longest < 250, `the longest task while training took ${longest} ms`);
   const summary = await page.locator('[data-run-summary]').innerText();
   assert.match(summary, /stopped before it finished/);
+  assert.match(summary, /testing starts once every encoding has trained/);
   assert.match(summary, /its settings differ from the ones above/);
   const loss = (await downloadText(page, 'train-loss', 'CSV')).trimEnd().split('\n');
   assert.ok(loss.length > 2 && loss.length < 2001, `${loss.length - 1} steps before Stop`);

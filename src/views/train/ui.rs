@@ -237,11 +237,11 @@ pub fn TrainView() -> impl IntoView {
                 let mut lines = match run.status {
                     Status::Done => run_summary(&run.key, &run.session),
                     Status::Running => vec![format!(
-                        "Training… {} done.",
-                        percent(run.session.progress()).replace(" %", "%")
+                        "Running… {} done.",
+                        percent(run.session.progress())
                     )],
                     Status::Stopped => vec![
-                        "This run was stopped before it finished: the curves show the steps it took; lengths are tested only once training is over.".to_string(),
+                        "This run was stopped before it finished: the curves show the steps it took, and the length chart the lengths tested before the stop (testing starts once every encoding has trained).".to_string(),
                     ],
                 };
                 if run.key != now {
@@ -592,7 +592,7 @@ fn LengthPanel(settings: Memo<TrainState>, news: RwSignal<u64>) -> impl IntoView
                         continue;
                     }
                     let name = if ys.len() < lens.len() && scores.len() == lens.len() {
-                        format!("{}: no vectors past {}", e.label(), key.train_len)
+                        format!("{}: no vectors past position {}", e.label(), key.train_len - 1)
                     } else {
                         e.label().to_string()
                     };
@@ -676,7 +676,7 @@ fn AttentionPanel(settings: Memo<TrainState>, news: RwSignal<u64>) -> impl IntoV
             let att = trace.attention(layer, head);
             let t = run.session.attention_lens[k];
             let cmap = ColorMap::sequential();
-            let frame = heatmap_frame(&cmap, t, t, "key position j", "query position i", 0.0, 1.0, "weight");
+            let frame = heatmap_frame(&cmap, t, t, "key position n", "query position m", 0.0, 1.0, "weight");
             let rect = p.heatmap_frame(&frame)?;
             let causal = run.key.causal;
             let grid = SampledGrid::compute(
@@ -706,6 +706,7 @@ fn AttentionPanel(settings: Memo<TrainState>, news: RwSignal<u64>) -> impl IntoV
                     let place = if len <= run.key.train_len { "inside training" } else { "past training" };
                     format!("Length {len} ({place}), the first test input: {}", words.join(" "))
                 }
+                None if run.status == Status::Stopped => format!("Length {len}: not drawn, the run was stopped."),
                 None if run.status != Status::Done => format!("Length {len}: drawn once testing is over."),
                 None => format!("Length {len}: {} has no vectors past position {}.", enc.label(), run.key.train_len - 1),
             }
@@ -762,7 +763,10 @@ fn AttentionPanel(settings: Memo<TrainState>, news: RwSignal<u64>) -> impl IntoV
                     </figure>
                 })}
             </div>
-            <p class="about">{crate::captions::TRAIN_ATTENTION}</p>
+            <p class="about">{crate::captions::TRAIN_ATTENTION}{move || {
+                news.track();
+                with_run(|r| r.is_some_and(|r| r.key.causal)).then_some(crate::captions::TRAIN_ATTENTION_CAUSAL)
+            }}</p>
             <Show when=move || traced(0)>
                 {move || charts[0].get_value().map(|chart| view! {
                     <ExportButtons chart=chart stem=Signal::derive(move || format!("{ID}_{}", settings.with(|s| s.att_enc.name()))) csv=csv_cb/>
