@@ -391,3 +391,97 @@ fn the_csvs_and_sentences_are_the_run_s_numbers() {
 fn run_summary_first(state: &TrainState, session: &pe_train::run::Session) -> String {
     pe_lab::views::train::settings::run_summary(state, session)[0].clone()
 }
+
+/// The PyTorch fixture (`scripts/train_fixture.py`, an independent implementation with
+/// autograd and `torch.optim.AdamW`): for each encoding and mask, the same weights and batch
+/// give the same loss and gradients (1e-5 relative), and 20 AdamW steps the same weights (1e-4).
+#[test]
+fn the_model_matches_pytorch() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/train_pytorch.json"
+    ))
+    .unwrap();
+    let fixture: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let floats = |v: &serde_json::Value| -> Vec<f64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    };
+    let close = |a: f64, b: f64, tol: f64| (a - b).abs() <= tol * b.abs().max(1e-6);
+    let cases = fixture["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 12);
+    for c in cases {
+        let enc = Enc::from_name(c["enc"].as_str().unwrap()).unwrap();
+        let causal = c["mask"] == "causal";
+        let state = TrainState {
+            task: Task::Offset,
+            causal,
+            width: c["width"].as_u64().unwrap() as usize,
+            heads: c["heads"].as_u64().unwrap() as usize,
+            layers: c["layers"].as_u64().unwrap() as usize,
+            train_len: c["train_len"].as_u64().unwrap() as usize,
+            test_len: c["test_len"].as_u64().unwrap() as usize,
+            ..TrainState::default()
+        };
+        let cfg = state.config(enc);
+        assert_eq!((cfg.vocab, cfg.hidden), (8, 16));
+        let mut params = Params::init(&cfg, 0);
+        let names = params.names();
+        for (t, name) in params.tensors_mut().into_iter().zip(&names) {
+            let v = floats(&c["params"][name]);
+            assert_eq!(v.len(), t.len(), "{enc:?} {name}");
+            *t = v;
+        }
+        let batch: Vec<pe_train::task::Example> = c["batch"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| pe_train::task::Example {
+                tokens: e["tokens"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_u64().unwrap() as usize)
+                    .collect(),
+                targets: e["targets"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_u64().map(|y| y as usize))
+                    .collect(),
+            })
+            .collect();
+        let what = format!("{enc:?} {}", c["mask"]);
+        let (score, grad) = loss_and_grad(&cfg, &params, &batch);
+        assert!(
+            close(score.loss, c["loss"].as_f64().unwrap(), 1e-5),
+            "{what}: loss {}",
+            score.loss
+        );
+        for (g, name) in grad.tensors().into_iter().zip(&names) {
+            for (i, (a, b)) in g.iter().zip(floats(&c["grads"][name])).enumerate() {
+                assert!(
+                    close(*a, b, 1e-5),
+                    "{what}: {name}[{i}] {a} against PyTorch's {b}"
+                );
+            }
+        }
+        let mut opt = pe_train::optim::AdamW::new(&params, c["adamw_lr"].as_f64().unwrap());
+        for (step, want) in floats(&c["adamw_losses"]).into_iter().enumerate() {
+            let (score, grad) = loss_and_grad(&cfg, &params, &batch);
+            assert!(close(score.loss, want, 1e-4), "{what}: loss at step {step}");
+            opt.step(&mut params, &grad);
+        }
+        for (t, name) in params.tensors().into_iter().zip(&names) {
+            for (i, (a, b)) in t.iter().zip(floats(&c["after_adamw"][name])).enumerate() {
+                assert!(
+                    close(*a, b, 1e-4),
+                    "{what}: {name}[{i}] after 20 steps {a} against {b}"
+                );
+            }
+        }
+    }
+}
