@@ -563,9 +563,11 @@ fn LossPanel(settings: Memo<TrainState>, news: RwSignal<u64>) -> impl IntoView {
     view! {
         <Panel id=ID>
             <ChartCanvas chart=loss_chart label="Training loss against step, one line per encoding." paint=move |p: &Painter| paint(p, false) height=240.0/>
+            <ExportButtons chart=loss_chart stem=Signal::derive(move || format!("{ID}_{}", settings.with(stem))) csv=csv_cb/>
             <ChartCanvas chart=acc_chart label="Training accuracy against step, one line per encoding." paint=move |p: &Painter| paint(p, true) height=200.0/>
             <p class="about">{crate::captions::TRAIN_LOSS}</p>
-            <ExportButtons chart=loss_chart stem=Signal::derive(move || format!("{ID}_{}", settings.with(stem))) csv=csv_cb/>
+            // The same CSV: it holds both charts' data (each step's loss and accuracy).
+            <ExportButtons chart=acc_chart stem=Signal::derive(move || format!("{ID}-accuracy_{}", settings.with(stem))) csv=csv_cb/>
         </Panel>
     }
     .into_any()
