@@ -76,7 +76,8 @@ test('a teacher builds a three-step lesson through the UI; the preview, the file
   await page.getByRole('button', { name: '▶ Lesson' }).click();
   await page.getByRole('button', { name: 'Make a lesson' }).click();
   await builderOpen(page);
-  assert.equal(query(page).get('author'), '1');
+  // The URL follows the state once the page is idle (the builder's chunk may still be settling).
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('author') === '1');
   const builder = page.locator('[data-builder]');
   await builder.getByLabel('Lesson title').fill('Order in three steps');
 
