@@ -29,6 +29,23 @@ pub fn test_set(task: Task, len: usize, seed: u64) -> Vec<Example> {
     task.batch(len, TEST_COUNT, &mut rng)
 }
 
+/// Multiply-adds a session of `plan` with models `cfgs` takes, tested at `lens` (an
+/// estimate, for the time it will take).
+pub fn cost_of(plan: &Plan, cfgs: &[&Config], lens: &[usize]) -> f64 {
+    let lo = plan.task.min_len();
+    let mean_len = (lo + plan.train_len.max(lo)) / 2;
+    let mut total = 0.0;
+    for cfg in cfgs {
+        total += step_cost(cfg, plan.batch * mean_len, mean_len) * plan.steps as f64;
+        for &len in lens {
+            if cfg.max_len().is_none_or(|max| len <= max) {
+                total += step_cost(cfg, TEST_COUNT * len, len) / 3.0;
+            }
+        }
+    }
+    total
+}
+
 /// A step under way: its batch, and the sums so far.
 #[derive(Clone, Debug)]
 struct Pending {
@@ -195,23 +212,10 @@ impl Session {
     /// `attention_lens`: the lengths whose first test sequence is traced after training.
     pub fn new(trainers: Vec<Trainer>, lens: Vec<usize>, attention_lens: [usize; 2]) -> Session {
         let n = trainers.len();
-        let mut units_total = 0.0;
-        if let Some(t) = trainers.first() {
-            let lo = t.plan.task.min_len();
-            let mean_len = (lo + t.plan.train_len.max(lo)) as f64 / 2.0;
-            let per_step: f64 = trainers
-                .iter()
-                .map(|t| step_cost(&t.cfg, t.plan.batch * mean_len as usize, mean_len as usize))
-                .sum();
-            units_total += per_step * t.plan.steps as f64;
-            for tr in &trainers {
-                for &len in &lens {
-                    if tr.fits(len) {
-                        units_total += step_cost(&tr.cfg, TEST_COUNT * len, len) / 3.0;
-                    }
-                }
-            }
-        }
+        let cfgs: Vec<&Config> = trainers.iter().map(|t| &t.cfg).collect();
+        let units_total = trainers
+            .first()
+            .map_or(0.0, |t| cost_of(&t.plan, &cfgs, &lens));
         Session {
             length_scores: vec![Vec::new(); n],
             traces: vec![[None, None]; n],

@@ -393,6 +393,14 @@ impl TrainState {
         Session::new(trainers, self.test_lens(), self.attention_lens())
     }
 
+    /// Multiply-adds the run of these settings takes (for the time it will take; without
+    /// making its models).
+    pub fn cost(&self) -> f64 {
+        let cfgs: Vec<Config> = self.encs.iter().map(|&e| self.config(e)).collect();
+        let refs: Vec<&Config> = cfgs.iter().collect();
+        pe_train::run::cost_of(&self.plan(), &refs, &self.test_lens())
+    }
+
     /// The settings as JSON (the run's "settings" export): every URL key, and what is fixed.
     pub fn settings_json(&self) -> String {
         let mut fields: Vec<(String, Json)> = Vec::new();

@@ -339,7 +339,7 @@ fn SetupPanel(settings: Memo<TrainState>, news: RwSignal<u64>) -> impl IntoView 
     };
     let estimate = move || {
         let s = settings.get();
-        let cost = s.session().cost();
+        let cost = s.cost();
         let (rate, own) = rate();
         let seconds = cost / rate / 1000.0;
         let from = if own {
