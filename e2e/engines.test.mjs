@@ -13,7 +13,7 @@ import { launchEngine, selectedEngines } from './engines.mjs';
 const test = globalTest;
 
 const read = (name) => JSON.parse(fs.readFileSync(path.join(DIST, 'lessons', `${name}.json`), 'utf8'));
-const LESSONS = Object.fromEntries(['seed', 'precision', 'models'].map((n) => [n, read(n)]));
+const LESSONS = Object.fromEntries(['seed', 'precision', 'models', 'train'].map((n) => [n, read(n)]));
 const SHOTS = process.env.PE_LAB_SHOTS; // a folder: presenter screenshots are written there
 
 let server;

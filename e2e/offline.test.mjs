@@ -10,7 +10,7 @@ import path from 'node:path';
 import { startServer, launch, openApp, settle, DIST } from './support.mjs';
 
 const read = (name) => JSON.parse(fs.readFileSync(path.join(DIST, 'lessons', `${name}.json`), 'utf8'));
-const LESSONS = { seed: read('seed'), precision: read('precision') };
+const LESSONS = { seed: read('seed'), precision: read('precision'), train: read('train') };
 
 /** Every chart on the page has painted (at least `min`), and no alert says something failed
  *  to load. */

@@ -10,7 +10,7 @@ import { useApp, openApp, query, idle, DIST } from './support.mjs';
 
 const app = useApp();
 const read = (name) => JSON.parse(fs.readFileSync(path.join(DIST, 'lessons', `${name}.json`), 'utf8'));
-const LESSONS = { seed: read('seed'), precision: read('precision') };
+const LESSONS = { seed: read('seed'), precision: read('precision'), train: read('train') };
 const SEED = LESSONS.seed;
 /** The 1-based number of the seed step titled `title`. */
 const stepTitled = (title) => SEED.steps.findIndex((s) => s.title === title) + 1;

@@ -175,3 +175,121 @@ test('every setting of the setup reaches the run: moved, it changes the URL and 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the shipped run: shipped=1 shows it at once, and it is what this page trains from the default settings, bit for bit', async () => {
+  // The shipped run, read from lessons/train-run.npz.
+  const shipped = await openApp(app.browser, `${app.server.url}?view=train&shipped=1&att_enc=alibi`);
+  let page = shipped.page;
+  const setup = () => page.locator('[data-panel="train-setup"]');
+  await page.waitForFunction(() => document.querySelector('[data-panel="train-setup"]').dataset.run === 'done', null, { timeout: 30000 });
+  await settle(page);
+  assert.equal(await setup().getAttribute('data-run-source'), 'shipped');
+  assert.equal(await setup().getAttribute('data-run-ms'), null, 'the shipped run was not timed here');
+  const summary = await page.locator('[data-run-summary]').innerText();
+  assert.match(summary, /^This is the shipped run/);
+  assert.match(summary, /ALiBi: 100 % at length 16, 96\.9 % at 64\./);
+  const fromFile = {
+    loss: await downloadText(page, 'train-loss', 'CSV'),
+    length: await downloadText(page, 'train-length', 'CSV'),
+    weights: await download(page, 'train-setup', 'Weights'),
+  };
+  assert.equal(fromFile.loss.trimEnd().split('\n').length, 401);
+  // The map chosen keeps the shipped run (and the URL keeps asking for it); a setting of the
+  // run takes it away, with the URL.
+  assert.equal(await page.locator('[data-panel="train-attention"] canvas.chart').count(), 2);
+  await page.locator('input[name="att_enc"][value="learned"]').check();
+  await settle(page);
+  assert.equal(query(page).get('shipped'), '1');
+  assert.equal(await setup().getAttribute('data-run'), 'done');
+  await page.locator('input[name="task"][value="copy"]').check();
+  await settle(page);
+  assert.equal(query(page).get('shipped'), null);
+  assert.equal(await setup().getAttribute('data-run'), 'idle');
+  assert.deepEqual(shipped.errors, []);
+  await shipped.context.close();
+
+  // Asked for with other settings: said so, and not shown.
+  const other = await openApp(app.browser, `${app.server.url}?view=train&shipped=1&steps=100`);
+  page = other.page;
+  await page.locator('.notices').waitFor({ timeout: 30000 });
+  assert.match(await page.locator('.notices').innerText(), /shipped run is of the view's default settings/);
+  await settle(page);
+  assert.equal(query(page).get('shipped'), null);
+  assert.equal(await setup().getAttribute('data-run'), 'idle');
+  await other.context.close();
+
+  // The same settings trained here: the same file, byte for byte.
+  const fresh = await openApp(app.browser, `${app.server.url}?view=train`);
+  page = fresh.page;
+  const ms = await runToEnd(page);
+  assert.equal(await setup().getAttribute('data-run-source'), 'page');
+  const trained = {
+    loss: await downloadText(page, 'train-loss', 'CSV'),
+    length: await downloadText(page, 'train-length', 'CSV'),
+    weights: await download(page, 'train-setup', 'Weights'),
+  };
+  assert.equal(trained.loss, fromFile.loss, 'learning curves');
+  assert.equal(trained.length, fromFile.length, 'test accuracies');
+  assert.ok(trained.weights.equals(fromFile.weights), 'trained weights');
+  console.log(`# default run trained in this page in ${ms} ms: the shipped run, bit for bit`);
+  assert.deepEqual(fresh.errors, []);
+  await fresh.context.close();
+});
+
+test('the train lesson asks before it shows: no run while a question waits, the shipped run once revealed, and its causal step trains what it says', async () => {
+  const lesson = JSON.parse(fs.readFileSync(new URL('../dist/lessons/train.json', import.meta.url), 'utf8'));
+  assert.ok(lesson.steps.length >= 5 && lesson.steps.filter((s) => s.question).length >= 2);
+  const { page, context, errors } = await openApp(app.browser, `${app.server.url}?lesson=train&step=1`);
+  const atStep = (n) => page.waitForFunction((n) => document.querySelector('[data-lesson="train"]')?.dataset.step === String(n) && document.querySelector('.lesson-step'), n, { timeout: 20000 });
+  const source = (panel) => page.locator(`[data-panel="${panel}"]`).getAttribute('data-run-source');
+  const shipped = (panel) => page.waitForFunction((p) => document.querySelector(`[data-panel="${p}"]`)?.dataset.runSource === 'shipped', panel, { timeout: 30000 });
+  const answer = async (n) => {
+    const q = lesson.steps[n - 1].question;
+    assert.equal(await page.locator('.lesson-panels').getAttribute('inert'), '', 'locked until answered');
+    await page.locator('[data-question] button.choice').nth(q.answer - 1).click();
+    await page.getByRole('button', { name: 'Check' }).click();
+    await page.waitForFunction(() => document.querySelector('[data-question]')?.dataset.revealed === 'true');
+    assert.equal(await page.locator('.explain').innerText(), q.explain);
+  };
+  const next = async (n) => {
+    await page.getByRole('button', { name: /Next/ }).click();
+    await atStep(n);
+    await settle(page);
+  };
+  await atStep(1);
+  await settle(page);
+  assert.equal(await source('train-length'), null);
+  // Step 2 asks which will learn: no run is shown until it is answered.
+  await next(2);
+  assert.equal(await source('train-loss'), null);
+  await answer(2);
+  await shipped('train-loss');
+  // Step 3 shows the shipped run; step 4 asks again, with the run taken away until answered.
+  await next(3);
+  await shipped('train-loss');
+  await next(4);
+  assert.equal(await source('train-length'), null);
+  await answer(4);
+  await shipped('train-length');
+  // Step 5: the attention maps of the shipped run, at both lengths.
+  await next(5);
+  await shipped('train-attention');
+  await page.waitForFunction(() => document.querySelectorAll('[data-panel="train-attention"] canvas.chart[data-plot]').length === 2, null, { timeout: 20000 });
+  assert.equal(await page.locator('input[name="att_enc"][value="alibi"]').isChecked(), true);
+  // Step 6: the causal mask. Answered, Run trains NoPE and ALiBi here, and the run says what
+  // the explanation says (NoPE right at every length, ALiBi 85.9 % at 64).
+  await next(6);
+  assert.equal(await source('train-length'), null);
+  await answer(6);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForFunction(() => document.querySelector('[data-panel="train-setup"]').dataset.run === 'done', null, { timeout: 120000 });
+  await settle(page);
+  assert.equal(await source('train-length'), 'page');
+  const rows = (await downloadText(page, 'train-length', 'CSV')).trimEnd().split('\n');
+  assert.equal(rows[0], 'length,nope,alibi');
+  for (const r of rows.slice(1)) assert.equal(r.split(',')[1], '1', r);
+  assert.equal(Number(rows.at(-1).split(',')[2]).toFixed(3), '0.859');
+  assert.match(lesson.steps[5].question.explain, /NoPE answers 100 % right at every length from 4 to 64, ALiBi 85\.9 % at 64/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -153,8 +153,28 @@ for (const name of fs.readdirSync(dir).filter((f) => release && f.endsWith('.css
     .trim();
   replaceStaged(name, css);
 }
+// wasm-bindgen's inline snippets (the canvas batch calls, `src/ui/canvas.rs`), in the first
+// download: minified like the glue.
+const snippetRoot = path.join(dir, 'snippets');
+const walkJs = (d) => fs.existsSync(d) ? fs.readdirSync(d).flatMap((n) => {
+  const f = path.join(d, n);
+  return fs.statSync(f).isDirectory() ? walkJs(f) : f.endsWith('.js') ? [f] : [];
+}) : [];
+for (const file of walkJs(snippetRoot)) {
+  replaceStaged(path.relative(dir, file), await terse(fs.readFileSync(file, 'utf8')));
+}
 // The page's comments are for its readers, not its visitors (release).
 if (release) html = html.replace(/<!--[\s\S]*?-->\s*/g, '');
+// trunk's start-up script, reduced to the call itself: it also binds the glue's exports to
+// `window.wasmBindings` and fires a `TrunkApplicationStarted` event, which nothing here uses
+// (release; a change in trunk's script fails the build rather than keeping it).
+if (release) {
+  const start = /<script type="module">\s*import init, \* as bindings from '(\.\/pe-lab-[0-9a-f]+\.js)';\s*const wasm = await init\(\{ module_or_path: '(\.\/pe-lab-[0-9a-f]+_bg\.wasm)' \}\);\s*window\.wasmBindings = bindings;\s*dispatchEvent\(new CustomEvent\("TrunkApplicationStarted", \{detail: \{wasm\}\}\)\);\s*<\/script>/;
+  if (!start.test(html)) throw new Error("post-build: trunk's start-up script is not the one expected");
+  html = html.replace(start, (_, js, wasm) => `<script type="module">import init from"${js}";init({module_or_path:"${wasm}"})</script>`);
+  // Indentation: for the readers of index.html.
+  html = html.replace(/\n[ \t]+/g, '\n');
+}
 fs.writeFileSync(htmlPath, html);
 fs.rmSync(work, { recursive: true, force: true });
 

@@ -306,10 +306,40 @@ pub const ALL: &[Caption] = &[
         place: "base-bound-min",
         text: BASE_BOUND_MIN,
     },
+    Caption {
+        place: "view:train",
+        text: TRAIN_INTRO,
+    },
+    Caption {
+        place: "view:train",
+        text: TRAIN_SHIPPED,
+    },
+    Caption {
+        place: "train-setup",
+        text: TRAIN_SETUP,
+    },
+    Caption {
+        place: "train-loss",
+        text: TRAIN_LOSS,
+    },
+    Caption {
+        place: "train-length",
+        text: TRAIN_LENGTH,
+    },
+    Caption {
+        place: "train-attention",
+        text: TRAIN_ATTENTION,
+    },
+    Caption {
+        place: "train-attention",
+        text: TRAIN_ATTENTION_CAUSAL,
+    },
 ];
 
 /// Train it yourself (`view=train`).
 pub const TRAIN_INTRO: &str = "Every other view shows what an encoding is; this one shows what it does. A small transformer learns a task that needs word order, once per encoding, here in the page. Before you press Run, predict: which encodings will learn the task, and which will still be right on sequences longer than any they were trained on?";
+/// Above the shipped run's sentences (`shipped=1`; the run is `lessons/train-run.npz`).
+pub const TRAIN_SHIPPED: &str = "This is the shipped run: the view's default settings, trained by PE Lab's own code when it was built and saved with it, so that a class need not wait. Press Run to train it here: the numbers come out the same, bit for bit.";
 pub const TRAIN_SETUP: &str = "Each model: a token embedding; the encoding (sinusoidal and learned are added to the input, RoPE rotates queries and keys, ALiBi adds a fixed bias to the attention scores and T5 a learned one, NoPE has none); pre-LN blocks of multi-head attention and a GELU MLP; cross-entropy, AdamW. A batch is 32 sequences of one length, from the task's shortest to the training length. Every encoding starts from the same weights and sees the same batches, and the same settings give the same run. ALiBi was defined for causal attention: with a bidirectional mask its bias falls off the same way on both sides, so it tells how far a key is, not on which side.";
 pub const TRAIN_LOSS: &str = "Loss and accuracy on each training batch, measured before the step that learns from it. Loss is the mean cross-entropy over the batch's answers; accuracy is the share of answers whose most likely token is right.";
 pub const TRAIN_LENGTH: &str = "After training, each model answers the same 64 test sequences per length, and every answer counts (copy and offset have several per sequence). The band holds the lengths seen in training; past it, lengths never seen. A learned table has one vector per trained position, so its line stops where the table ends: there is nothing to add to a token further on.";

@@ -26,7 +26,12 @@ use pe_lab::encoding::rope::{
 use pe_lab::encoding::similarity::{OffsetMap, PositionSimilarity};
 use pe_lab::encoding::sinusoidal::{column_role, pair_count, ColumnKind, Layout, Sinusoid};
 use pe_lab::state::lesson::{parse_lesson, Answer, Question};
+use pe_lab::state::params::Notices;
 use pe_lab::state::AppState;
+use pe_lab::views::train::settings::{percent, Enc, TrainState};
+use pe_lab::views::train::shipped;
+use pe_train::run::Session;
+use pe_train::task::Task;
 
 /// Where a text is shown: `lesson:<lesson>/<step title>` or a caption's place.
 type Place = String;
@@ -1124,6 +1129,9 @@ fn claims() -> Vec<Claim> {
             assert_eq!(pe_lab::encoding::base_bound::b_sum(&th, 0.0), 64.0);
         }),
     ]
+    .into_iter()
+    .chain(train_claims())
+    .collect()
 }
 
 /// NTK-aware scaling's new base, base·s^(D/(D−2)).
@@ -1455,4 +1463,309 @@ fn retired_symbols_are_gone() {
         }
     }
     assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+// ---- Train it yourself: its captions, and the train lesson (numbers of the shipped run,
+// `lessons/train-run.npz`, which tests/train.rs checks is this code's default run bit for bit)
+
+const TRAIN_TASK: &str = "lesson:train/A task only order can solve";
+const TRAIN_LEARN: &str = "lesson:train/Which encodings will learn it?";
+const TRAIN_COIN: &str = "lesson:train/NoPE stays at a coin toss";
+const TRAIN_HOLD: &str = "lesson:train/Which will hold at 4× the length?";
+const TRAIN_LOOKS: &str = "lesson:train/Where ? looks";
+const TRAIN_CAUSAL: &str = "lesson:train/A causal mask gives NoPE order";
+const TRAIN_OFFSET: &str = "lesson:train/Your turn: a relation between positions";
+
+fn shipped_run() -> (TrainState, Session) {
+    let file = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/lessons/train-run.npz"
+    ))
+    .expect("lessons/train-run.npz");
+    shipped::load(&file).expect("the shipped run")
+}
+
+/// The settings of a step of the train lesson (its revealed state when `revealed`).
+fn train_step(title: &str, revealed: bool) -> TrainState {
+    let lesson = parse_lesson(&lesson_file("train")).expect("valid");
+    let step = lesson
+        .steps
+        .into_iter()
+        .find(|s| s.title == title)
+        .unwrap_or_else(|| panic!("no step “{title}”"));
+    let state = if revealed {
+        step.revealed_state()
+    } else {
+        step.app_state()
+    };
+    TrainState::from_query(&state.train, &mut Notices::default())
+}
+
+/// Whether a step's state asks for the shipped run.
+fn train_step_shows_shipped(title: &str, revealed: bool) -> bool {
+    let lesson = parse_lesson(&lesson_file("train")).expect("valid");
+    let step = lesson
+        .steps
+        .into_iter()
+        .find(|s| s.title == title)
+        .expect("step");
+    let state = if revealed {
+        step.revealed_state()
+    } else {
+        step.app_state()
+    };
+    state.train.get("shipped").as_deref() == Some("1")
+}
+
+/// Test accuracy of `enc` at `len` in `session` (None: no positions there).
+fn accuracy(state: &TrainState, session: &Session, enc: Enc, len: usize) -> Option<f64> {
+    let i = state
+        .encs
+        .iter()
+        .position(|&e| e == enc)
+        .expect("in the run");
+    let li = session.lens.iter().position(|&l| l == len).expect("tested");
+    session.length_scores[i][li].map(|s| s.accuracy)
+}
+
+fn trainer(state: &TrainState, enc: Enc) -> usize {
+    state
+        .encs
+        .iter()
+        .position(|&e| e == enc)
+        .expect("in the run")
+}
+
+/// The shipped run is the default run, the run the lesson's reveals show.
+fn check_shipped_is_default() {
+    let (state, _) = shipped_run();
+    assert_eq!(state, TrainState::default().run_key());
+    for title in [TRAIN_LEARN, TRAIN_HOLD] {
+        let t = title.trim_start_matches("lesson:train/");
+        assert!(
+            train_step_shows_shipped(t, true),
+            "{t}: the reveal shows the shipped run"
+        );
+        assert!(
+            !train_step_shows_shipped(t, false),
+            "{t}: the question comes before the run"
+        );
+        assert_eq!(train_step(t, true).run_key(), state);
+    }
+    for t in ["NoPE stays at a coin toss", "Where ? looks"] {
+        assert!(train_step_shows_shipped(t, false));
+        assert_eq!(train_step(t, false).run_key(), state);
+    }
+}
+
+fn check_default_setup() {
+    let s = train_step("A task only order can solve", false);
+    assert_eq!(s, TrainState::default());
+    assert_eq!(
+        (s.task, s.causal, s.steps, s.train_len, s.test_len),
+        (Task::Order, false, 400, 16, 64)
+    );
+    assert_eq!(s.encs.len(), 6);
+}
+
+fn train_claims() -> Vec<Claim> {
+    vec![
+        claim("train-setup", "A batch is 32 sequences of one length", || {
+            assert_eq!(pe_lab::views::train::settings::BATCH, 32);
+        }),
+        claim("train-length", "each model answers the same 64 test sequences per length", || {
+            assert_eq!(pe_train::run::TEST_COUNT, 64);
+        }),
+        claim("train-attention", "a row's weights sum to 1", || {
+            let (_, session) = shipped_run();
+            for traces in &session.traces {
+                for tr in traces.iter().flatten() {
+                    let att = tr.attention(0, 0);
+                    let t = (att.len() as f64).sqrt() as usize;
+                    for row in att.chunks(t) {
+                        assert!((row.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+                    }
+                }
+            }
+        }),
+        claim(TRAIN_TASK, "Each sequence holds one A and one B among filler tokens, then ?, where the model answers which came first. Swap A and B: the same tokens, the opposite answer", || {
+            let task = Task::Order;
+            let mut rng = pe_train::rng::Rng::new(5);
+            for len in [3, 9, 16] {
+                let batch = task.batch(len, 8, &mut rng);
+                for pair in batch.chunks(2) {
+                    let labels = |e: &pe_train::task::Example| -> Vec<String> { e.tokens.iter().map(|&t| task.token_label(t)).collect() };
+                    let (a, b) = (labels(&pair[0]), labels(&pair[1]));
+                    assert_eq!(a.iter().filter(|l| *l == "A").count(), 1);
+                    assert_eq!(a.iter().filter(|l| *l == "B").count(), 1);
+                    assert_eq!(a.last().map(String::as_str), Some("?"));
+                    assert!(a.iter().all(|l| ["A", "B", "?", "·"].contains(&l.as_str())));
+                    // The twin: A and B swapped, the answer the other one.
+                    let swapped: Vec<String> = a.iter().map(|l| match l.as_str() { "A" => "B".into(), "B" => "A".into(), x => x.to_string() }).collect();
+                    assert_eq!(swapped, b);
+                    let answer = |e: &pe_train::task::Example| e.targets.iter().flatten().copied().collect::<Vec<_>>();
+                    assert_eq!(answer(&pair[0]).len(), 1);
+                    assert_ne!(answer(&pair[0]), answer(&pair[1]));
+                }
+            }
+        }),
+        claim(TRAIN_TASK, "a bidirectional mask, 400 training steps on lengths up to 16, tests up to 64", check_default_setup),
+        claim(TRAIN_LEARN, "Six copies of one small transformer train on the same batches from the same starting weights", check_default_setup),
+        claim(TRAIN_LEARN, "Trained on lengths up to 16, which models will answer more than 90 % of the test sequences of length 16 right?", || {
+            check_shipped_is_default();
+            let (q, _) = question("train", "Which encodings will learn it?");
+            assert_eq!(right_choice(&q), "All but NoPE");
+            let (state, session) = shipped_run();
+            for enc in Enc::ALL {
+                let a = accuracy(&state, &session, enc, 16).unwrap();
+                assert_eq!(a > 0.9, enc != Enc::Nope, "{enc:?}: {a}");
+            }
+        }),
+        claim(TRAIN_LEARN, "NoPE gets at most one of each pair right, 50 %", || {
+            let (state, session) = shipped_run();
+            let i = trainer(&state, Enc::Nope);
+            assert!(session.length_scores[i].iter().all(|s| s.unwrap().accuracy == 0.5));
+            assert_eq!(Task::Order.order_blind_optimum().unwrap().0, 0.5);
+        }),
+        claim(TRAIN_LEARN, "The other five score 96.9 % to 100 % at length 16", || {
+            let (state, session) = shipped_run();
+            let others: Vec<f64> = Enc::ALL[1..].iter().map(|&e| accuracy(&state, &session, e, 16).unwrap()).collect();
+            let lo = others.iter().cloned().fold(1.0, f64::min);
+            let hi = others.iter().cloned().fold(0.0, f64::max);
+            assert_eq!((percent(lo).as_str(), percent(hi).as_str()), ("96.9 %", "100 %"));
+        }),
+        claim(TRAIN_LEARN, "Which accuracy curve never rises above the dotted 50 % line?", || {
+            let (state, session) = shipped_run();
+            for (i, &e) in state.encs.iter().enumerate() {
+                let top = session.trainers[i].history.iter().map(|s| s.accuracy).fold(0.0, f64::max);
+                assert_eq!(top <= 0.5, e == Enc::Nope, "{e:?}: {top}");
+            }
+        }),
+        claim(TRAIN_COIN, "Giving both answers probability ½ costs a loss of ln 2 ≈ 0.693 (dotted line). NoPE's loss falls to ln 2, never below", || {
+            // Twins get the same output q: their mean loss −(ln q + ln(1 − q))/2 is least, ln 2, at q = ½.
+            let twin_loss = |q: f64| -(q.ln() + (1.0 - q).ln()) / 2.0;
+            assert!((twin_loss(0.5) - std::f64::consts::LN_2).abs() < 1e-15);
+            assert!([0.1, 0.3, 0.49, 0.51, 0.9].iter().all(|&q| twin_loss(q) > std::f64::consts::LN_2));
+            assert_eq!(format!("{:.3}", std::f64::consts::LN_2), "0.693");
+            let (state, session) = shipped_run();
+            let h = &session.trainers[trainer(&state, Enc::Nope)].history;
+            assert!(h.iter().all(|s| s.loss >= std::f64::consts::LN_2));
+            assert!(h.last().unwrap().loss < std::f64::consts::LN_2 + 0.001);
+            assert!(h[0].loss > 1.0);
+        }),
+        claim(TRAIN_COIN, "the other five dip far below it, though some spike back above", || {
+            let (state, session) = shipped_run();
+            let mut spikes = 0;
+            for &e in &Enc::ALL[1..] {
+                let h = &session.trainers[trainer(&state, e)].history;
+                let lowest = h.iter().map(|s| s.loss).fold(f64::INFINITY, f64::min);
+                assert!(lowest < 0.01 * std::f64::consts::LN_2, "{e:?}: {lowest}");
+                spikes += h[200..].iter().any(|s| s.loss > std::f64::consts::LN_2) as usize;
+            }
+            assert!(spikes >= 2, "{spikes}");
+        }),
+        claim(TRAIN_COIN, "T5 and NoPE start at exactly the same loss", || {
+            let (state, session) = shipped_run();
+            let first = |e| session.trainers[trainer(&state, e)].history[0].loss;
+            assert_eq!(first(Enc::T5).to_bits(), first(Enc::Nope).to_bits());
+            let t5 = pe_train::model::Params::init(&state.config(Enc::T5), state.seed);
+            assert!(!t5.t5.is_empty() && t5.t5.iter().all(|&b| b == 0.0));
+        }),
+        claim(TRAIN_HOLD, "4× the length", || {
+            let s = TrainState::default();
+            assert_eq!(s.test_len, 4 * s.train_len);
+        }),
+        claim(TRAIN_HOLD, "each model answers 64 test sequences at 16 lengths, 4, 8, …, 64. None longer than 16 appeared in training. The learned table has rows for positions 0 to 15 only", || {
+            let (state, session) = shipped_run();
+            assert_eq!(pe_train::run::TEST_COUNT, 64);
+            assert_eq!((session.lens[0], *session.lens.last().unwrap()), (4, 64));
+            assert_eq!(state.train_len, 16);
+            let learned = &session.trainers[trainer(&state, Enc::Learned)];
+            assert_eq!(learned.cfg.max_len(), Some(16), "rows 0 to 15");
+            assert!(accuracy(&state, &session, Enc::Learned, 16).is_some());
+            assert!(accuracy(&state, &session, Enc::Learned, 20).is_none());
+        }),
+        claim(TRAIN_HOLD, "At length 64, four times the longest training sequence, which model still answers more than 90 % right?", || {
+            let (q, _) = question("train", "Which will hold at 4× the length?");
+            assert!(right_choice(&q).starts_with("ALiBi"));
+            let (state, session) = shipped_run();
+            for enc in Enc::ALL {
+                let a = accuracy(&state, &session, enc, 64);
+                assert_eq!(a.is_some_and(|a| a > 0.9), enc == Enc::Alibi, "{enc:?}: {a:?}");
+            }
+        }),
+        claim(TRAIN_HOLD, "T5: buckets up to distance 128", || {
+            assert_eq!(pe_lab::views::train::settings::T5_MAX_DISTANCE, 128);
+        }),
+        claim(TRAIN_HOLD, "ALiBi alone: 96.9 % at length 64. Sinusoidal falls to 28.1 %, RoPE to 56.2 %, T5 to 32.8 %: past 16 they meet positions or distances never trained", || {
+            let (state, session) = shipped_run();
+            let at = |e| percent(accuracy(&state, &session, e, 64).unwrap());
+            assert_eq!(
+                [at(Enc::Alibi), at(Enc::Sinusoidal), at(Enc::Rope), at(Enc::T5)],
+                ["96.9 %", "28.1 %", "56.2 %", "32.8 %"]
+            );
+        }),
+        claim(TRAIN_HOLD, "T5's buckets for 16 or more keep their starting bias, zero). Learned cannot run past 16", || {
+            let (state, session) = shipped_run();
+            let t5 = &session.trainers[trainer(&state, Enc::T5)];
+            let pe_train::model::Position::T5 { buckets, bucket_of, span } = &t5.cfg.position else { panic!("T5") };
+            // Distances seen in training: up to 15 either way; distances of 16 or more never.
+            let seen: Vec<usize> = (0..=2 * span).filter(|&r| (r as i64 - *span as i64).unsigned_abs() < 16).map(|r| bucket_of[r] as usize).collect();
+            for (r, &b) in bucket_of.iter().enumerate() {
+                if (r as i64 - *span as i64).unsigned_abs() >= 16 {
+                    let b = b as usize;
+                    assert!(!seen.contains(&b), "distance {} shares a trained bucket", r as i64 - *span as i64);
+                    for h in 0..state.heads {
+                        assert_eq!(t5.params.t5[h * buckets + b], 0.0);
+                    }
+                }
+            }
+            assert!(accuracy(&state, &session, Enc::Learned, 20).is_none());
+        }),
+        claim(TRAIN_LOOKS, "The last row is ?, which answers. In ALiBi's second layer (Layer shown 1), head 0, ? puts 95 % of its weight on A and B at length 16, and 83 % at 32", || {
+            let (state, session) = shipped_run();
+            let step = train_step("Where ? looks", false);
+            assert_eq!((step.att_enc, step.att_layer, step.att_head, step.layers), (Enc::Alibi, 1, 0, 2));
+            let i = trainer(&state, Enc::Alibi);
+            let mut said = Vec::new();
+            for (k, &len) in session.attention_lens.iter().enumerate() {
+                let ex = &pe_train::run::test_set(state.task, len, state.seed)[0];
+                let at = |label: &str| ex.tokens.iter().position(|&t| state.task.token_label(t) == label).unwrap();
+                assert_eq!(at("?"), len - 1, "the last row is ?");
+                let att = session.traces[i][k].as_ref().unwrap().attention(1, 0);
+                let row = &att[(len - 1) * len..];
+                said.push((len, format!("{:.0} %", 100.0 * (row[at("A")] + row[at("B")]))));
+            }
+            assert_eq!(said, [(16, "95 %".into()), (32, "83 %".into())]);
+        }),
+        claim(TRAIN_LOOKS, "read its last row at length 32: can you tell from it which models still answer right at 32 (step 4)", || {
+            let (_, session) = shipped_run();
+            assert_eq!(session.attention_lens, [16, 32]);
+            let lesson = parse_lesson(&lesson_file("train")).expect("valid");
+            assert_eq!(lesson.steps[3].title, "Which will hold at 4× the length?");
+        }),
+        claim(TRAIN_CAUSAL, "Trained with these settings, NoPE answers 100 % right at every length from 4 to 64, ALiBi 85.9 % at 64", || {
+            // (Step 4 is the length question, whose reveal shows the same lengths.)
+            assert_eq!(train_step("Which will hold at 4× the length?", true).test_len, 64);
+            let state = train_step("A causal mask gives NoPE order", false);
+            assert_eq!((state.causal, state.encs.as_slice(), state.layers), (true, &[Enc::Nope, Enc::Alibi][..], 2));
+            let mut session = state.session();
+            session.run();
+            assert_eq!((session.lens[0], *session.lens.last().unwrap()), (4, 64));
+            for li in 0..session.lens.len() {
+                assert_eq!(session.length_scores[0][li].unwrap().accuracy, 1.0);
+            }
+            assert_eq!(percent(accuracy(&state, &session, Enc::Alibi, 64).unwrap()), "85.9 %");
+        }),
+        claim(TRAIN_OFFSET, "from the third position on, for the token two back", || {
+            let task = Task::Offset;
+            let ex = &task.batch(10, 1, &mut pe_train::rng::Rng::new(3))[0];
+            for (i, t) in ex.targets.iter().enumerate() {
+                assert_eq!(*t, (i >= 2).then(|| ex.tokens[i - 2]));
+            }
+        }),
+        claim(TRAIN_OFFSET, "Predict which encodings will hold past length 16", || {
+            assert_eq!(train_step("Your turn: a relation between positions", false).train_len, 16);
+        }),
+    ]
 }

@@ -3,6 +3,7 @@
 //! order-blind optimum on the order task; every other encoding above it).
 
 use pe_lab::views::train::settings::{Enc, TrainState};
+use pe_lab::views::train::shipped;
 use pe_train::model::{evaluate, loss_and_grad, Params};
 use pe_train::rng::Rng;
 use pe_train::run::{test_set, Trainer};
@@ -151,24 +152,19 @@ fn bidirectional_nope_stays_at_the_order_blind_optimum() {
     }
 }
 
+/// One run of the default experiment: it is checked against the shipped file, and the
+/// claims made of it are checked on it.
 #[test]
-fn at_the_default_setup_every_other_encoding_beats_nope() {
-    let state = TrainState::default();
+fn at_the_default_setup_every_other_encoding_beats_nope_and_the_shipped_run_is_this_run() {
+    let (state, session) = default_run();
     assert_eq!((state.task, state.causal), (Task::Order, false));
-    let inside: Vec<usize> = state
-        .test_lens()
-        .into_iter()
-        .filter(|&l| l <= state.train_len)
+    let inside: Vec<usize> = (0..session.lens.len())
+        .filter(|&li| session.lens[li] <= state.train_len)
         .collect();
-    for enc in Enc::ALL {
-        let mut t = Trainer::new(state.plan(), state.config(enc));
-        while !t.done() {
-            t.train_step();
-        }
-        let scores: Vec<f64> = t
-            .length_scores(&inside)
-            .into_iter()
-            .map(|s| s.unwrap().accuracy)
+    for (i, &enc) in state.encs.iter().enumerate() {
+        let scores: Vec<f64> = inside
+            .iter()
+            .map(|&li| session.length_scores[i][li].unwrap().accuracy)
             .collect();
         let mean = scores.iter().sum::<f64>() / scores.len() as f64;
         if enc == Enc::Nope {
@@ -177,6 +173,38 @@ fn at_the_default_setup_every_other_encoding_beats_nope() {
             assert!(mean > 0.9, "{enc:?}: {scores:?}");
         }
     }
+    // The shipped file is this run, bit for bit (its settings, every step's score, every
+    // test score and every weight).
+    let file = std::fs::read(SHIPPED).expect("lessons/train-run.npz");
+    let saved = shipped::save(&state, &session);
+    assert!(
+        file == saved,
+        "lessons/train-run.npz is not this code's default run: regenerate it (see shipped.rs)"
+    );
+    // Read back, it is the same run: the same scores, and the same attention maps made again
+    // from its weights.
+    let (read, restored) = shipped::load(&file).unwrap();
+    assert_eq!(read, state);
+    assert_eq!(shipped::save(&read, &restored), file);
+    assert_eq!(restored.phase(), pe_train::run::Phase::Done);
+    for (a, b) in session.traces.iter().zip(&restored.traces) {
+        for k in 0..2 {
+            assert_eq!(a[k].is_some(), b[k].is_some());
+            if let (Some(a), Some(b)) = (&a[k], &b[k]) {
+                for l in 0..state.layers {
+                    for h in 0..state.heads {
+                        assert_eq!(a.attention(l, h), b.attention(l, h));
+                    }
+                }
+            }
+        }
+    }
+    // And a file that is not one is said so, not read.
+    let mut bad = file.clone();
+    let n = bad.len();
+    bad[n / 2] ^= 0x40;
+    assert!(shipped::load(&bad).is_err());
+    assert!(shipped::load(&file[..n / 2]).is_err());
 }
 
 #[test]
@@ -484,4 +512,24 @@ fn the_model_matches_pytorch() {
             }
         }
     }
+}
+
+/// The shipped run (`lessons/train-run.npz`) is what this code computes for the default
+/// settings, bit for bit: every step's loss, accuracy and targets, every test score, every
+/// trained weight. Regenerate it with `cargo test --test train -- --ignored
+/// write_the_shipped_run` when the model or the defaults change.
+fn default_run() -> (TrainState, pe_train::run::Session) {
+    let state = TrainState::default().run_key();
+    let mut session = state.session();
+    session.run();
+    (state, session)
+}
+
+const SHIPPED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/lessons/train-run.npz");
+
+#[test]
+#[ignore = "writes lessons/train-run.npz"]
+fn write_the_shipped_run() {
+    let (state, session) = default_run();
+    std::fs::write(SHIPPED, shipped::save(&state, &session)).unwrap();
 }

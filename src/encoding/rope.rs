@@ -51,8 +51,14 @@ pub fn rotary_dim(head_dim: usize, partial: f64) -> usize {
 
 /// `θ_j = theta^(−2j/D)` for `j` in `0..D/2`.
 pub fn base_inv_freq(theta: f64, d: usize) -> Vec<f64> {
+    base_inv_freq_by(theta, d, f64::powf)
+}
+
+/// [`base_inv_freq`], with the power taken by `pow` (the Train it yourself view takes
+/// `libm`'s, the same on every platform).
+pub fn base_inv_freq_by(theta: f64, d: usize, pow: impl Fn(f64, f64) -> f64) -> Vec<f64> {
     (0..d / 2)
-        .map(|j| theta.powf(-((2 * j) as f64) / d as f64))
+        .map(|j| pow(theta, -((2 * j) as f64) / d as f64))
         .collect()
 }
 

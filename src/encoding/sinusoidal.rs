@@ -64,7 +64,13 @@ pub fn pair_count(d_model: usize) -> usize {
 
 /// `ω_i = base^(-2i/d_model)`, in radians per position.
 pub fn omega(i: usize, d_model: usize, base: f64) -> f64 {
-    base.powf(-((2 * i) as f64) / d_model as f64)
+    omega_by(i, d_model, base, f64::powf)
+}
+
+/// [`omega`], with the power taken by `pow` (the Train it yourself view takes `libm`'s, the
+/// same on every platform).
+pub fn omega_by(i: usize, d_model: usize, base: f64, pow: impl Fn(f64, f64) -> f64) -> f64 {
+    pow(base, -((2 * i) as f64) / d_model as f64)
 }
 
 /// The pair index and sin/cos role of a column.

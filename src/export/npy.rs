@@ -25,6 +25,67 @@ pub fn header_f32(shape: &[usize]) -> Vec<u8> {
     out
 }
 
+/// The NPY file of a float64 array of `shape` (C order).
+pub fn f64_file(shape: &[usize], values: &[f64]) -> Vec<u8> {
+    // The float32 header with its type written as float64: the same length, so the same
+    // padding.
+    let mut file = header_f32(shape);
+    if let Some(at) = file.windows(3).position(|w| w == b"<f4") {
+        file[at + 2] = b'8';
+    }
+    for v in values {
+        file.extend_from_slice(&v.to_le_bytes());
+    }
+    file
+}
+
+/// Reads a float64, C-order NPY file (version 1 or 2): its shape and values; an error for any
+/// other type or a file cut short.
+pub fn read_f64(file: &[u8]) -> Result<(Vec<usize>, Vec<f64>), String> {
+    let bad = |what: &str| format!("not a float64 NPY array: {what}");
+    if file.len() < 12 || !file.starts_with(b"\x93NUMPY") {
+        return Err(bad("no NPY magic"));
+    }
+    let (len, start) = match file.get(6) {
+        Some(1) => (u16::from_le_bytes([file[8], file[9]]) as usize, 10),
+        Some(2) if file.len() >= 12 => (
+            u32::from_le_bytes([file[8], file[9], file[10], file[11]]) as usize,
+            12,
+        ),
+        _ => return Err(bad("an NPY version other than 1 or 2")),
+    };
+    let header = file
+        .get(start..start + len)
+        .and_then(|h| std::str::from_utf8(h).ok())
+        .ok_or_else(|| bad("its header"))?;
+    if !header.contains("'descr': '<f8'") || !header.contains("'fortran_order': False") {
+        return Err(bad("another type or order"));
+    }
+    let dims = header
+        .split_once("'shape': (")
+        .and_then(|(_, rest)| rest.split_once(')'))
+        .ok_or_else(|| bad("no shape"))?
+        .0;
+    let shape = dims
+        .split(',')
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(|d| d.parse::<usize>().map_err(|_| bad("its shape")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let data = &file[start + len..];
+    let count = shape
+        .iter()
+        .try_fold(1usize, |n, &d| n.checked_mul(d))
+        .filter(|&n| n.checked_mul(8) == Some(data.len()))
+        .ok_or_else(|| bad("its data is not its shape's size"))?;
+    let values = data
+        .chunks_exact(8)
+        .take(count)
+        .map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+        .collect();
+    Ok((shape, values))
+}
+
 /// Appends values as little-endian float32.
 pub fn push_f32(out: &mut Vec<u8>, values: &[f64]) {
     for v in values {

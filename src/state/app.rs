@@ -91,7 +91,7 @@ pub struct LessonLocation {
 /// At most this many steps.
 pub const MAX_STEPS: usize = 100;
 /// The lessons that ship with PE Lab (`lesson=NAME`), each at `lessons/NAME.json`.
-pub const BUILT_IN: [&str; 3] = ["seed", "precision", "models"];
+pub const BUILT_IN: [&str; 4] = ["seed", "precision", "models", "train"];
 
 /// `lesson=link`: the lesson is in the URL's fragment (`state::lesson_link`).
 pub const LINKED: &str = "link";

@@ -1,6 +1,7 @@
 //! A tiny transformer that trains in the browser, for PE Lab's **Train it yourself** view.
 //!
-//! Plain Rust in `f64`, with no dependencies and explicit backward passes (checked against
+//! Plain Rust in `f64`, with one dependency (`libm`, the same elementary functions on every
+//! platform) and explicit backward passes (checked against
 //! finite differences and against PyTorch in the main crate's `tests/train.rs`). It lives in
 //! its own crate so the release profile can build it at `opt-level = 3` while the app is built
 //! for size.
@@ -21,3 +22,8 @@ pub mod optim;
 pub mod rng;
 pub mod run;
 pub mod task;
+
+/// The elementary functions every number of a run goes through (`exp`, `log`, `tanh`, `sin`,
+/// `cos`, `pow`): the same on every platform, so a run computed natively is the browser's, bit
+/// for bit. Tables made outside the crate (the sinusoid) use them too.
+pub use libm;

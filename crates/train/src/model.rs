@@ -391,11 +391,11 @@ fn sum_rows_acc(dy: &[f64], db: &mut [f64]) {
 const GELU_C: f64 = 0.797_884_560_802_865_4; // √(2/π)
 
 fn gelu(u: f64) -> f64 {
-    0.5 * u * (1.0 + (GELU_C * (u + 0.044715 * u * u * u)).tanh())
+    0.5 * u * (1.0 + libm::tanh(GELU_C * (u + 0.044715 * u * u * u)))
 }
 
 fn gelu_grad(u: f64) -> f64 {
-    let t = (GELU_C * (u + 0.044715 * u * u * u)).tanh();
+    let t = libm::tanh(GELU_C * (u + 0.044715 * u * u * u));
     0.5 * (1.0 + t) + 0.5 * u * (1.0 - t * t) * GELU_C * (1.0 + 3.0 * 0.044715 * u * u)
 }
 
@@ -514,7 +514,7 @@ pub fn forward(cfg: &Config, params: &Params, tokens: &[usize]) -> Trace {
             .flat_map(|pos| {
                 pairs.iter().map(move |&(_, _, f)| {
                     let angle = pos as f64 * f;
-                    (angle.cos(), angle.sin())
+                    (libm::cos(angle), libm::sin(angle))
                 })
             })
             .collect(),
@@ -548,7 +548,7 @@ pub fn forward(cfg: &Config, params: &Params, tokens: &[usize]) -> Trace {
                 }
                 let mut sum = 0.0;
                 for x in &mut row[..=last] {
-                    *x = (*x - max).exp();
+                    *x = libm::exp(*x - max);
                     sum += *x;
                 }
                 for x in &mut row[..=last] {
@@ -592,7 +592,7 @@ pub fn forward(cfg: &Config, params: &Params, tokens: &[usize]) -> Trace {
         let max = row.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
         let mut sum = 0.0;
         for x in row.iter_mut() {
-            *x = (*x - max).exp();
+            *x = libm::exp(*x - max);
             sum += *x;
         }
         row.iter_mut().for_each(|x| *x /= sum);
@@ -733,7 +733,7 @@ fn score_of(
     let pred = trace.argmax();
     for (i, target) in targets.iter().enumerate() {
         if let Some(y) = *target {
-            *loss -= trace.probs[i * vocab + y].max(f64::MIN_POSITIVE).ln();
+            *loss -= libm::log(trace.probs[i * vocab + y].max(f64::MIN_POSITIVE));
             *right += (pred[i] == y) as usize;
         }
     }

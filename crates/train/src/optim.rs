@@ -32,8 +32,8 @@ impl AdamW {
 
     pub fn step(&mut self, params: &mut Params, grad: &Params) {
         self.step += 1;
-        let bc1 = 1.0 - self.beta1.powi(self.step);
-        let bc2_sqrt = (1.0 - self.beta2.powi(self.step)).sqrt();
+        let bc1 = 1.0 - libm::pow(self.beta1, self.step as f64);
+        let bc2_sqrt = (1.0 - libm::pow(self.beta2, self.step as f64)).sqrt();
         let step_size = self.lr / bc1;
         let (b1, b2) = (self.beta1, self.beta2);
         let decay = 1.0 - self.lr * self.weight_decay;

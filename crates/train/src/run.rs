@@ -89,6 +89,16 @@ impl Trainer {
         }
     }
 
+    /// A trainer that has finished: its trained `params` and each step's score (`history`,
+    /// one per step of `plan`), as a run saved earlier left them. It trains no further.
+    pub fn restored(plan: Plan, cfg: Config, params: Params, history: Vec<Score>) -> Trainer {
+        let mut t = Trainer::new(plan, cfg);
+        t.params = params;
+        t.step = t.plan.steps;
+        t.history = history;
+        t
+    }
+
     pub fn done(&self) -> bool {
         self.step >= self.plan.steps
     }
@@ -228,6 +238,25 @@ impl Session {
             units_done: 0.0,
             units_total,
         }
+    }
+
+    /// A finished session, as a run saved earlier left it: finished trainers, and their test
+    /// scores at `lens`. The attention traces are made again from the trained weights.
+    pub fn restored(
+        trainers: Vec<Trainer>,
+        lens: Vec<usize>,
+        length_scores: Vec<Vec<Option<Score>>>,
+        attention_lens: [usize; 2],
+    ) -> Session {
+        let mut s = Session::new(trainers, lens, attention_lens);
+        s.length_scores = length_scores;
+        for ti in 0..s.trainers.len() {
+            s.test = (ti, s.lens.len().saturating_sub(1), 0, 0.0, 0);
+            s.advance_length();
+        }
+        s.test = (s.trainers.len(), 0, 0, 0.0, 0);
+        s.units_done = s.units_total;
+        s
     }
 
     /// Multiply-adds the whole session takes (an estimate, for the time it will take).

@@ -7,6 +7,7 @@
 //! its panels (browser only).
 
 pub mod settings;
+pub mod shipped;
 pub mod state;
 #[cfg(target_arch = "wasm32")]
 mod ui;

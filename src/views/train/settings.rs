@@ -8,8 +8,8 @@ use pe_train::run::{Plan, Session, Trainer, TEST_COUNT};
 use pe_train::task::Task;
 
 use crate::encoding::bias::{alibi_slopes, t5_bucket};
-use crate::encoding::rope::{base_inv_freq, PairLayout};
-use crate::encoding::sinusoidal::{Layout, Sinusoid};
+use crate::encoding::rope::{base_inv_freq_by, PairLayout};
+use crate::encoding::sinusoidal::{column_role, omega_by, pair_count, ColumnKind, Layout};
 use crate::encoding::json::Json;
 use crate::export::csv;
 use crate::format::sig;
@@ -459,10 +459,21 @@ impl TrainState {
         let position = match enc {
             Enc::Nope => Position::None,
             Enc::Sinusoidal => {
-                let s = Sinusoid::new(d, BASE, Layout::Interleaved);
+                // The app's sinusoid, with its powers, sines and cosines taken by `libm` (as
+                // the model's own are): the same table natively and in the browser.
+                let omegas: Vec<f64> = (0..pair_count(d))
+                    .map(|i| omega_by(i, d, BASE, pe_train::libm::pow))
+                    .collect();
                 let mut table = vec![0.0; rows * d];
                 for (pos, row) in table.chunks_mut(d).enumerate() {
-                    s.fill_row(pos, row);
+                    for (col, cell) in row.iter_mut().enumerate() {
+                        let (i, kind) = column_role(col, d, Layout::Interleaved);
+                        let angle = pos as f64 * omegas[i];
+                        *cell = match kind {
+                            ColumnKind::Sin => pe_train::libm::sin(angle),
+                            ColumnKind::Cos => pe_train::libm::cos(angle),
+                        };
+                    }
                 }
                 Position::Fixed { table }
             }
@@ -471,7 +482,7 @@ impl TrainState {
             },
             Enc::Rope => {
                 let hd = d / heads;
-                let pairs = base_inv_freq(BASE, hd)
+                let pairs = base_inv_freq_by(BASE, hd, pe_train::libm::pow)
                     .into_iter()
                     .enumerate()
                     .map(|(j, f)| {

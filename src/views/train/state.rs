@@ -17,12 +17,24 @@ pub const ABOUT: About = About {
         panel("train-length", "Length generalization"),
         panel("train-attention", "What the model attends to"),
     ],
-    controls: KEYS,
+    controls: CONTROLS,
 };
 
-/// The view's URL keys, in the order they are written.
+/// Every URL key of the view, in the order they are written: the controls, then [`SHIPPED`].
 pub const KEYS: &str =
-    "task enc mask train_len test_len layers width heads steps lr seed att_enc att_layer att_head";
+    "task enc mask train_len test_len layers width heads steps lr seed att_enc att_layer att_head shipped";
+
+/// A URL value that is not a control: `shipped=1` asks for the shipped run of the default
+/// settings (see `super::shipped`).
+pub const SHIPPED: &str = "shipped";
+
+/// The view's controls: [`KEYS`] without [`SHIPPED`] (a slice of the same string, so the first
+/// download holds it once).
+pub const CONTROLS: &str =
+    match std::str::from_utf8(KEYS.as_bytes().split_at(KEYS.len() - SHIPPED.len() - 1).0) {
+        Ok(s) => s,
+        Err(_) => panic!("KEYS ends with a space and SHIPPED"),
+    };
 
 /// A value longer than this is not a setting: it is cut (the chunk's reader then explains it).
 const MAX_VALUE: usize = 200;
@@ -50,5 +62,13 @@ impl TrainQuery {
     /// The value of `key`, if given.
     pub fn get(&self, key: &str) -> Option<String> {
         self.values.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_keys_are_the_controls_and_shipped() {
+        assert_eq!(super::KEYS, format!("{} {}", super::CONTROLS, super::SHIPPED));
     }
 }

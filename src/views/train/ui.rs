@@ -13,6 +13,7 @@ use wasm_bindgen::prelude::*;
 
 use pe_train::run::{Phase, Session};
 
+use super::state::SHIPPED;
 use super::settings::{
     length_csv, loss_csv, percent, run_summary, task_label, Enc, TrainState, ATT_HEAD, ATT_LAYER,
     LAYERS, LR, SEED, STEPS, TRAIN_LEN,
@@ -67,12 +68,18 @@ struct Run {
     ms: Option<f64>,
     /// Time spent training each encoding, in ms.
     training_ms: Vec<f64>,
+    /// The shipped run ([`super::shipped`]), read from its file, not trained here.
+    shipped: bool,
 }
 
 thread_local! {
     static RUN: RefCell<Option<Run>> = const { RefCell::new(None) };
     /// Bumped when the run has news for the page (the view's signal, while it is shown).
     static NEWS: RefCell<Option<(RwSignal<u64>, f64)>> = const { RefCell::new(None) };
+    /// The shipped run, once read (see [`show_shipped`]).
+    static SHIPPED_FILE: RefCell<Option<Result<(TrainState, Session), String>>> = const { RefCell::new(None) };
+    /// The shipped run is being fetched.
+    static SHIPPED_LOADING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// Timers chained since the last animation frame (see [`post`]).
     static CHAIN: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
@@ -175,10 +182,91 @@ fn start(settings: &TrainState) {
             started: dom::now_ms(),
             ms: None,
             training_ms: vec![0.0; settings.encs.len()],
+            shipped: false,
         })
     });
     tell(true);
     post();
+}
+
+/// The URL asks for the shipped run (`shipped=1`).
+fn wants_shipped(s: &AppState) -> bool {
+    s.train.get(SHIPPED).is_some_and(|v| v == "1")
+}
+
+fn drop_shipped(s: &mut AppState) {
+    s.train.values.retain(|(k, _)| *k != SHIPPED);
+}
+
+/// Shows the shipped run ([`super::shipped`]) when the URL asks for it, unless a finished run
+/// of the same settings is shown already (it is the same run): fetched and read once, then
+/// installed as a finished run. If it cannot be read, or its settings are not the ones asked
+/// for, the page says so and `shipped` leaves the URL.
+fn show_shipped(state: RwSignal<AppState>, key: TrainState) {
+    let have = with_run(|r| r.is_some_and(|r| r.key == key && r.status == Status::Done));
+    if have {
+        return;
+    }
+    let shown = use_context::<RwSignal<Notices>>();
+    let install = move |read: &Result<(TrainState, Session), String>| {
+        let now = state.with_untracked(|s| wants_shipped(s).then(|| settings_of(s).run_key()));
+        let Some(now) = now else {
+            return; // The page moved on while the file came.
+        };
+        let problem = match read {
+            Err(e) => format!("the shipped run could not be read ({e}): press Run to train here."),
+            Ok((key, _)) if *key != now => {
+                "the shipped run is of the view's default settings, and these differ: press Run to train with them.".to_string()
+            }
+            Ok((key, session)) => {
+                stop();
+                RUN.with(|r| {
+                    *r.borrow_mut() = Some(Run {
+                        training_ms: vec![0.0; key.encs.len()],
+                        key: key.clone(),
+                        session: session.clone(),
+                        status: Status::Done,
+                        started: dom::now_ms(),
+                        ms: None,
+                        shipped: true,
+                    })
+                });
+                tell(true);
+                return;
+            }
+        };
+        if let Some(shown) = shown {
+            shown.update(|n| n.push(SHIPPED, problem));
+        }
+        state.update(drop_shipped);
+    };
+    if SHIPPED_FILE.with(|f| f.borrow().as_ref().map(&install)).is_some() {
+        return;
+    }
+    if SHIPPED_LOADING.with(|l| l.replace(true)) {
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        let read = crate::ui::tables::fetch_bytes(super::shipped::FILE)
+            .await
+            .and_then(|bytes| super::shipped::load(&bytes));
+        SHIPPED_LOADING.with(|l| l.set(false));
+        install(&read);
+        // Kept once read; a failed fetch is tried again the next time.
+        if read.is_ok() {
+            SHIPPED_FILE.with(|f| *f.borrow_mut() = Some(read));
+        }
+    });
+}
+
+/// Takes the shipped run off the page when the URL no longer asks for it (a run trained here
+/// stays: it is the student's).
+fn hide_shipped() {
+    let shipped = with_run(|r| r.is_some_and(|r| r.shipped));
+    if shipped {
+        RUN.with(|r| *r.borrow_mut() = None);
+        tell(true);
+    }
 }
 
 fn stop() {
@@ -216,10 +304,26 @@ pub fn TrainView() -> impl IntoView {
             });
         }
     }
-    if ctx.state.with_untracked(|s| s.train != first.to_query()) {
-        ctx.state.update(|s| s.train = first.to_query());
+    let written = ctx.state.with_untracked(|s| {
+        let mut q = first.to_query();
+        if wants_shipped(s) {
+            q.values.push((SHIPPED, "1".into()));
+        }
+        q
+    });
+    if ctx.state.with_untracked(|s| s.train != written) {
+        ctx.state.update(|s| s.train = written);
     }
     let settings = select_state(ctx.state, settings_of);
+    // The shipped run follows the URL's `shipped=1` (tracking the whole state: a check that
+    // costs nothing when it is not asked for, and one closure less than a memo of its own).
+    Effect::new(move |_| {
+        if ctx.state.with(wants_shipped) {
+            show_shipped(ctx.state, settings.with(TrainState::run_key));
+        } else {
+            hide_shipped();
+        }
+    });
     let news = RwSignal::new(0u64);
     NEWS.with(|n| *n.borrow_mut() = Some((news, 0.0)));
     on_cleanup(|| {
@@ -235,6 +339,11 @@ pub fn TrainView() -> impl IntoView {
             ],
             Some(run) => {
                 let mut lines = match run.status {
+                    Status::Done if run.shipped => {
+                        let mut lines = vec![crate::captions::TRAIN_SHIPPED.to_string()];
+                        lines.extend(run_summary(&run.key, &run.session));
+                        lines
+                    }
                     Status::Done => run_summary(&run.key, &run.session),
                     Status::Running => vec![format!(
                         "Running… {} done.",
@@ -284,11 +393,17 @@ fn settings_of(s: &AppState) -> TrainState {
     TrainState::from_query(&s.train, &mut Notices::default())
 }
 
-/// Changes the settings in the state.
+/// Changes the settings in the state (`shipped` stays while the run's settings do: only the
+/// map shown changed).
 fn edit(s: &mut AppState, change: impl FnOnce(&mut TrainState)) {
     let mut t = settings_of(s);
+    let before = t.run_key();
     change(&mut t);
+    let keep = wants_shipped(s) && t.run_key() == before;
     s.train = t.to_query();
+    if keep {
+        s.train.values.push((SHIPPED, "1".into()));
+    }
 }
 
 fn width_name(s: &AppState) -> &'static str {
@@ -317,26 +432,23 @@ fn SetupPanel(settings: Memo<TrainState>, news: RwSignal<u64>) -> impl IntoView 
         news.track();
         with_run(|r| r.map_or("idle", |r| r.status.name()))
     };
-    let run_ms = move || {
-        news.track();
-        with_run(|r| r.and_then(|r| r.ms).map(|ms| format!("{}", ms.round())))
-    };
+    let run_ms = run_attr(news, |r| r.ms.map(|ms| format!("{}", ms.round())));
     let running = move || status() == "running";
+    let source = run_attr(news, run_source);
     // Training steps per second of each encoding, once done: `nope 95.1,rope 90.2,…`.
-    let rates = move || {
-        news.track();
-        with_run(|r| {
-            let r = r.filter(|r| r.status == Status::Done)?;
-            let parts: Vec<String> = r
-                .key
-                .encs
-                .iter()
-                .zip(&r.training_ms)
-                .map(|(e, ms)| format!("{} {}", e.name(), sig(r.key.steps as f64 / (ms / 1000.0).max(1e-9), 4)))
-                .collect();
-            Some(parts.join(","))
-        })
-    };
+    let rates = run_attr(news, |r| {
+        if r.status != Status::Done || r.shipped {
+            return None;
+        }
+        let parts: Vec<String> = r
+            .key
+            .encs
+            .iter()
+            .zip(&r.training_ms)
+            .map(|(e, ms)| format!("{} {}", e.name(), sig(r.key.steps as f64 / (ms / 1000.0).max(1e-9), 4)))
+            .collect();
+        Some(parts.join(","))
+    });
     let estimate = move || {
         let s = settings.get();
         let cost = s.cost();
@@ -368,6 +480,7 @@ fn SetupPanel(settings: Memo<TrainState>, news: RwSignal<u64>) -> impl IntoView 
                     Phase::Testing => "testing every length".to_string(),
                     Phase::Done => match r.ms {
                         Some(ms) => format!("done in {} s", sig(ms / 1000.0, 3)),
+                        None if r.shipped => "the shipped run (not trained in this page)".to_string(),
                         None => "done".to_string(),
                     },
                 };
@@ -391,28 +504,21 @@ fn SetupPanel(settings: Memo<TrainState>, news: RwSignal<u64>) -> impl IntoView 
     let weights = move |_| {
         with_run(|r| {
             let Some(r) = r else { return };
-            let mut arrays = Vec::new();
-            let mut names = Vec::new();
-            for (enc, t) in r.key.encs.iter().zip(&r.session.trainers) {
-                for ((name, shape), values) in t
-                    .params
-                    .names()
-                    .into_iter()
-                    .zip(t.params.shapes(&t.cfg))
-                    .zip(t.params.tensors())
-                {
-                    if !values.is_empty() {
-                        names.push((format!("{}/{name}", enc.name()), shape, values));
-                    }
-                }
-            }
-            for (name, shape, values) in &names {
-                arrays.push(crate::export::npz::Array {
+            let named: Vec<_> = r
+                .key
+                .encs
+                .iter()
+                .zip(&r.session.trainers)
+                .flat_map(|(&enc, t)| super::shipped::tensors(enc, t))
+                .collect();
+            let arrays: Vec<crate::export::npz::Array> = named
+                .iter()
+                .map(|(name, shape, values)| crate::export::npz::Array {
                     name,
                     shape: shape.clone(),
                     values,
-                });
-            }
+                })
+                .collect();
             let bytes = crate::export::npz::write(&arrays);
             let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes.as_slice()));
             let _ = dom::download_parts(&parts, "application/octet-stream", "train-weights.npz");
@@ -425,7 +531,7 @@ fn SetupPanel(settings: Memo<TrainState>, news: RwSignal<u64>) -> impl IntoView 
         let _ = dom::download_parts(&parts, "application/json", "train-settings.json");
     };
     view! {
-        <Panel id=ID attr:data-run=status attr:data-run-ms=run_ms attr:data-run-rates=rates>
+        <Panel id=ID attr:data-run=status attr:data-run-ms=run_ms attr:data-run-rates=rates attr:data-run-source=source>
             <div class="controls train-controls" role="group" aria-label="Training setup">
                 <StateChoice name="task" label="Task"
                     options=Task::ALL.iter().map(|t| (t.name(), task_label(*t))).collect()
@@ -476,7 +582,10 @@ fn SetupPanel(settings: Memo<TrainState>, news: RwSignal<u64>) -> impl IntoView 
                 <StateRange spec=SEED get=|s| settings_of(s).seed as f64 put=|s, v| edit(s, |t| t.seed = v as u64)/>
             </div>
             <div class="run-bar">
-                <button class="run-button" disabled=running on:click=move |_| start(&settings.get_untracked())>"Run"</button>
+                <button class="run-button" disabled=running on:click=move |_| {
+                    state.update(drop_shipped);
+                    start(&settings.get_untracked());
+                }>"Run"</button>
                 <button disabled=move || !running() on:click=|_| stop()>"Stop"</button>
                 <span class="readout">{estimate}</span>
             </div>
@@ -494,6 +603,22 @@ fn SetupPanel(settings: Memo<TrainState>, news: RwSignal<u64>) -> impl IntoView 
         </Panel>
     }
     .into_any()
+}
+
+/// An attribute of the run shown (absent without a run), following it. Every such attribute
+/// is this one closure type with another `of`: each new closure type handed to the page costs
+/// the first download its own entries.
+fn run_attr(news: RwSignal<u64>, of: fn(&Run) -> Option<String>) -> impl Fn() -> Option<String> + Copy {
+    move || {
+        news.track();
+        with_run(|r| r.and_then(of))
+    }
+}
+
+/// Where the run shown comes from, for `data-run-source` on each panel: `page` (trained
+/// here) or `shipped` (the shipped file).
+fn run_source(r: &Run) -> Option<String> {
+    Some(if r.shipped { "shipped" } else { "page" }.to_string())
 }
 
 /// The colour index of an encoding: the same in every chart, whatever is chosen.
@@ -523,7 +648,7 @@ fn LossPanel(settings: Memo<TrainState>, news: RwSignal<u64>) -> impl IntoView {
         news.track();
         let px = p.canvas.width() as usize;
         with_run(|run| {
-            let (steps, series) = match run {
+            let (steps, mut series) = match run {
                 Some(r) => {
                     let series = r
                         .key
@@ -543,6 +668,17 @@ fn LossPanel(settings: Memo<TrainState>, news: RwSignal<u64>) -> impl IntoView {
                 }
                 None => (settings.with(|s| s.steps), Vec::new()),
             };
+            // On the order task, the best a model blind to order can do (twins get the same
+            // output): accuracy ½, loss ln 2.
+            let task = run.map_or_else(|| settings.with(|s| s.task), |r| r.key.task);
+            if let Some((acc, loss)) = task.order_blind_optimum() {
+                let (name, y) = if accuracy {
+                    ("order-blind best, 50 %", acc)
+                } else {
+                    ("order-blind best, ln 2 ≈ 0.693", loss)
+                };
+                series.push(reference_line(name.into(), &[y, y], |i| if i == 0 { 1.0 } else { steps.max(2) as f64 }, px));
+            }
             let chart = LineChart {
                 x_label: "training step".into(),
                 y_label: if accuracy { "training accuracy" } else { "training loss (log)" }.into(),
@@ -561,7 +697,7 @@ fn LossPanel(settings: Memo<TrainState>, news: RwSignal<u64>) -> impl IntoView {
         export::csv_text(text, &format!("train-loss_{}.csv", settings.with_untracked(stem)));
     });
     view! {
-        <Panel id=ID>
+        <Panel id=ID attr:data-run-source=run_attr(news, run_source)>
             <ChartCanvas chart=loss_chart label="Training loss against step, one line per encoding." paint=move |p: &Painter| paint(p, false) height=240.0/>
             <ExportButtons chart=loss_chart stem=Signal::derive(move || format!("{ID}_{}", settings.with(stem))) csv=csv_cb/>
             <ChartCanvas chart=acc_chart label="Training accuracy against step, one line per encoding." paint=move |p: &Painter| paint(p, true) height=200.0/>
@@ -632,7 +768,7 @@ fn LengthPanel(settings: Memo<TrainState>, news: RwSignal<u64>) -> impl IntoView
         export::csv_text(text, &format!("train-length_{}.csv", settings.with_untracked(stem)));
     });
     view! {
-        <Panel id=ID>
+        <Panel id=ID attr:data-run-source=run_attr(news, run_source)>
             <ChartCanvas chart=chart label="Test accuracy against sequence length, one line per encoding; the shaded band is the lengths seen in training." paint=paint height=300.0/>
             <p class="about">{crate::captions::TRAIN_LENGTH}</p>
             <ExportButtons chart=chart stem=Signal::derive(move || format!("{ID}_{}", settings.with(stem))) csv=csv_cb/>
@@ -733,7 +869,7 @@ fn AttentionPanel(settings: Memo<TrainState>, news: RwSignal<u64>) -> impl IntoV
         export::csv_text(text, &format!("train-attention_{}.csv", enc.name()));
     });
     view! {
-        <Panel id=ID>
+        <Panel id=ID attr:data-run-source=run_attr(news, run_source)>
             <Show when=move || { news.track(); with_run(|r| r.is_some()) }>
             <div class="controls" role="group" aria-label="Attention map shown">
                 <StateChoice name="att_enc" label="Encoding"
@@ -781,6 +917,9 @@ fn AttentionPanel(settings: Memo<TrainState>, news: RwSignal<u64>) -> impl IntoV
 
 /// The view's styles, fetched with its code.
 const TRAIN_CSS: &str = r#"
+/* In a lesson the step's text says what the run shows (and a summary of the whole run would
+   answer the step's question before it is asked). */
+.lesson .run-summary { display: none; }
 .run-summary { background: var(--panel); border: 1px solid var(--border); border-radius: 8px; padding: 4px 16px; margin: 0 0 16px; }
 .run-summary p { margin: 8px 0; max-width: 90ch; }
 .view-train .panel .controls { position: static; border: 0; padding: 0; margin: 0 0 8px; background: none; }
@@ -791,6 +930,11 @@ const TRAIN_CSS: &str = r#"
 .run-bar .readout { min-height: 0; }
 .run-progress { display: flex; align-items: center; gap: 12px; font-size: 0.9rem; }
 .run-progress progress { flex: 0 1 320px; }
+/* The encoding of the maps: its options in a row, so the maps keep their height. */
+.view-train [data-panel="train-attention"] fieldset.choice { flex-flow: row wrap; align-items: center; }
 .train-maps { display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); gap: 12px 24px; }
 .train-maps figure { margin: 0; min-width: 0; }
+/* In presenter mode the maps take the panel's height, as a panel's own chart does. */
+.lesson.present .train-maps { flex: 1 1 0; min-height: 0; }
+.lesson.present .train-maps figure { display: flex; flex-direction: column; min-height: 0; }
 "#;
