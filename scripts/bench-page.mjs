@@ -33,7 +33,7 @@ export function instrument() {
     Object.defineProperty(HTMLCanvasElement.prototype, p, { ...d, set(v) { touched.add(this); d.set.call(this, v); } });
   }
   const hashes = new WeakMap();
-  const hash = (c) => {
+  const canvasHash = (c) => {
     if (touched.has(c) || !hashes.has(c)) {
       touched.delete(c);
       hashes.set(c, pixels(c));
@@ -73,9 +73,12 @@ export function instrument() {
   const busy = () => (window.__peLab?.pending ?? 0) > 0;
 
   window.__bench = {
-    /** Before one move: hash what is shown; the frames after the input are watched. */
-    arm() {
-      const canvases = shown();
+    /** Before one move: hash what is shown; the frames after the input are watched. With
+     *  `probe` (a selector), what is watched is that element's shown value instead of the
+     *  canvases: for a control that changes no chart, its own readout. */
+    arm(probe) {
+      const canvases = probe ? [probe] : shown();
+      const hash = probe ? (sel) => { const e = document.querySelector(sel); return String(e?.value ?? e?.textContent); } : canvasHash;
       const base = canvases.map(hash);
       const reduced0 = window.__peLab?.coarsePaints ?? 0;
       this.result = new Promise((resolve) => {
@@ -93,7 +96,8 @@ export function instrument() {
             // What the charts' paints took in this frame, and how many were reduced so far.
             frames.push({ t, start, hs, paintMs: window.__peLab?.framePaintMs, reduced: window.__peLab?.coarsePaints ?? 0 });
             last = hs;
-            if (t - stamp > 200 && t - lastChange > 150 && !busy()) break;
+            // (A probe's value is all that is watched: the charts' pending paints are not its.)
+            if (t - stamp > 200 && t - lastChange > 150 && (probe || !busy())) break;
           }
           const final = last;
           const expected = base.map((h, i) => h !== final[i]);
@@ -125,7 +129,7 @@ export function instrument() {
     /** A continuous drag: every frame until `stop`, and whether the shown canvases changed. */
     armDrag() {
       const canvases = shown();
-      let last = canvases.map(hash);
+      let last = canvases.map(canvasHash);
       const n0 = inputs.length;
       const v0 = shownValues.length;
       const counts = () => [window.__peLab?.appliedFrames ?? 0, window.__peLab?.neededFrames ?? 0];
@@ -157,7 +161,7 @@ export function instrument() {
       const done = (async () => {
         while (running) {
           const t = await afterFrame();
-          const hs = canvases.map(hash);
+          const hs = canvases.map(canvasHash);
           frames.push({ t, changed: hs.some((h, i) => h !== last[i]) });
           last = hs;
         }

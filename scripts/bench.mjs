@@ -287,7 +287,7 @@ const fmt = (x) => (x === null || x === undefined ? '   –  ' : x.toFixed(1).pa
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 
-async function measureSlider(page, id, moves) {
+async function measureSlider(page, id, moves, probe) {
   const slider = page.locator(`#${id}`);
   await slider.scrollIntoViewIfNeeded();
   const box = await slider.boundingBox();
@@ -302,7 +302,7 @@ async function measureSlider(page, id, moves) {
       ...(process.env.BENCH_TRACE_CATEGORIES || '').split(',').filter(Boolean)],
   });
   for (let k = 1; k <= moves; k++) {
-    await page.evaluate(() => window.__bench.arm());
+    await page.evaluate((p) => window.__bench.arm(p), probe);
     await page.mouse.move(x(spread(k)), y);
     const r = await page.evaluate(() => window.__bench.result);
     if (r) samples.push(r);
@@ -408,12 +408,17 @@ if (!args.view || args.view === 'train') {
   await page.evaluate(instrument);
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await page.waitForFunction(() => document.querySelector('[data-panel="train-setup"]').dataset.run === 'running');
-  console.log('\nTrain it yourself, default run: sliders while it trains (ms, as above)');
+  console.log('\nTrain it yourself, default run: sliders while it trains (ms, as above; a slider whose panel shows no chart, to the first frame showing its number box changed)');
   const during = [];
   for (const id of await page.$$eval('main input[type=range]', (els) => els.filter((e) => e.offsetParent !== null && !e.disabled).map((e) => e.id))) {
     const running = await page.evaluate(() => document.querySelector('[data-panel="train-setup"]').dataset.run === 'running');
     if (!running) break;
-    const { samples } = await measureSlider(page, id, 12);
+    // A slider whose panel shows no chart changes none (the setup acts when Run is pressed;
+    // the maps are drawn once testing is over): what shows its move is its own number box.
+    // Watching the canvases would time the run's next redraw instead.
+    const chartless = await page.$eval(`#${id}`, (e) => !e.closest('[data-panel]')?.querySelector('canvas'));
+    const probe = chartless ? `[data-control="${id.replace('ctl-', '')}"] input.num` : undefined;
+    const { samples } = await measureSlider(page, id, 12, probe);
     const felt = samples.map((s) => (s.first === null ? s.next : s.first));
     const fromInput = samples.map((s, i) => felt[i] - Math.max(0, s.wait));
     const p95 = quantile(fromInput, 0.95);
