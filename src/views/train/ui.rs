@@ -33,7 +33,7 @@ use crate::views::common::{heatmap_frame, line_series, paint_lines, reference_li
 use pe_train::task::Task;
 
 /// A slice of training, in ms: short enough that an input waits little for it.
-const SLICE_MS: f64 = 6.0;
+const SLICE_MS: f64 = 4.0;
 /// How often the charts follow a run under way, in ms.
 const REDRAW_MS: f64 = 120.0;
 /// Multiply-adds per ms this browser managed in its last run, kept for the next estimate.
