@@ -22,6 +22,8 @@
 //    - the full picture at rest: from the input to the presentation of the last frame that
 //      changed the chart (PE Lab may show a quick picture first and refine it).
 // Requests to other hosts (the peer loads MathJax from a CDN) are refused at once.
+// BENCH_PELAB_QUERY is added to PE Lab's URL (`&panel=rope-decay&embed=1`: the decay chart alone,
+// to tell its cost from the page's).
 import fs from 'node:fs';
 import path from 'node:path';
 import { startServer, launch } from '../e2e/support.mjs';
@@ -113,7 +115,7 @@ const APPS = {
   'PE Lab': {
     home: '',
     async open(page, url) {
-      await page.goto(`${url}?view=rope`);
+      await page.goto(`${url}?view=rope${process.env.BENCH_PELAB_QUERY || ""}`);
       await page.waitForFunction(() => (window.__peLab?.pending ?? 1) === 0 && document.querySelector('[data-panel="rope-decay"] canvas.chart')?.hasAttribute('data-plot'));
       await page.evaluate(() => {
         const c = document.querySelector('[data-panel="rope-decay"] canvas.chart');

@@ -517,9 +517,10 @@ fn a_line_charts_frame_then_its_series_draw_what_the_whole_chart_draws() {
     });
     let theme = Theme::light(1.0);
     let (whole, r1) = svg_of(|a| draw_line_chart(a, &c, &theme).expect("draws"));
-    let (frame, r2) = svg_of(|a| draw_line_parts(a, &c, &theme, LineParts::Frame).expect("draws"));
+    let (frame, r2) =
+        svg_of(|a| draw_line_parts(a, &c, &theme, LineParts::Frame(0)).expect("draws"));
     let (series, r3) =
-        svg_of(|a| draw_line_parts(a, &c, &theme, LineParts::Series).expect("draws"));
+        svg_of(|a| draw_line_parts(a, &c, &theme, LineParts::Series(0)).expect("draws"));
     assert_eq!(r1, r2);
     assert_eq!(r1, r3);
     // The frame has every label but the band's, and no series; the series part has the
@@ -543,6 +544,42 @@ fn a_line_charts_frame_then_its_series_draw_what_the_whole_chart_draws() {
     assert_eq!(moved.frame(), c.frame());
     moved.y_range.1 += 1.0;
     assert_ne!(moved.frame(), c.frame());
+}
+
+#[test]
+fn a_frame_with_its_first_series_then_the_others_draw_every_element_of_the_whole_chart() {
+    let c = chart(
+        vec![
+            wave(
+                "points",
+                0,
+                |x| (x / 9.0).sin() * 0.5 + 1.0,
+                SeriesStyle::Points,
+            ),
+            wave("ref", 1, |_| 0.5, SeriesStyle::Reference),
+        ],
+        false,
+    );
+    let theme = Theme::light(1.0);
+    let (whole, r1) = svg_of(|a| draw_line_chart(a, &c, &theme).expect("draws"));
+    let (under, r2) =
+        svg_of(|a| draw_line_parts(a, &c, &theme, LineParts::Frame(1)).expect("draws"));
+    let (over, r3) =
+        svg_of(|a| draw_line_parts(a, &c, &theme, LineParts::Series(1)).expect("draws"));
+    assert_eq!((r1, r1), (r2, r3));
+    let mut parts = elements(&under);
+    parts.extend(elements(&over));
+    parts.sort();
+    assert_eq!(parts, elements(&whole));
+    // The points are drawn with the frame; the other part has the reference line alone.
+    assert!(elements(&under).len() > elements(&over).len() + 50);
+    // A frame with its first series: the series' data is part of it; the others' is not.
+    let mut moved = c.clone();
+    moved.series[1].columns.reverse();
+    assert_eq!(moved.frame_with(1), c.frame_with(1));
+    moved.series[0].columns.reverse();
+    assert_ne!(moved.frame_with(1), c.frame_with(1));
+    assert_eq!(moved.frame(), c.frame());
 }
 
 /// The points of every `<polygon>` in the colour `fill` (`#RRGGBB`).

@@ -457,8 +457,20 @@ impl Rope {
 
     /// [`Rope::relative_score`] at `r = 0, step, …, (count−1)·step`, by rotation recurrence.
     pub fn score_series(&self, w: &ScoreWeights, step: f64, count: usize) -> Vec<f64> {
+        self.score_series_from(w, step, 0, count)
+    }
+
+    /// [`Rope::score_series`] at `r = start·step, …`: a series extended from a multiple of
+    /// [`RESEED_EVERY`] is the one computed whole, bit for bit.
+    pub fn score_series_from(
+        &self,
+        w: &ScoreWeights,
+        step: f64,
+        start: usize,
+        count: usize,
+    ) -> Vec<f64> {
         let a2 = self.attention * self.attention;
-        weighted_series(&self.inv_freq, &w.a, &w.b, step, count)
+        super::series::weighted_series_from(&self.inv_freq, &w.a, &w.b, step, start, count)
             .into_iter()
             .map(|v| a2 * v + w.pass_through)
             .collect()
@@ -475,6 +487,12 @@ use super::series::RESEED_EVERY;
 /// Su's long-term decay bound (RoFormer §3.4.3): `(1/(D/2))·Σ_{j=1}^{D/2} |S_j|` with
 /// `S_j = Σ_{i<j} e^{i·r·θ_i}`, for `r = 0, step, …`.
 pub fn su_bound_series(inv_freq: &[f64], step: f64, count: usize) -> Vec<f64> {
+    su_bound_series_from(inv_freq, step, 0, count)
+}
+
+/// [`su_bound_series`] for `r = start·step, …` (bit for bit the whole series' values when
+/// `start` is a multiple of [`RESEED_EVERY`]).
+pub fn su_bound_series_from(inv_freq: &[f64], step: f64, start: usize, count: usize) -> Vec<f64> {
     let n = inv_freq.len();
     let mut out = vec![0.0; count];
     if n == 0 {
@@ -484,7 +502,7 @@ pub fn su_bound_series(inv_freq: &[f64], step: f64, count: usize) -> Vec<f64> {
     let mut c = vec![0.0; n];
     let mut s = vec![0.0; n];
     for (chunk_index, chunk) in out.chunks_mut(RESEED_EVERY).enumerate() {
-        let k0 = (chunk_index * RESEED_EVERY) as f64 * step;
+        let k0 = (start + chunk_index * RESEED_EVERY) as f64 * step;
         for (j, w) in inv_freq.iter().enumerate() {
             let (sv, cv) = (k0 * w).sin_cos();
             c[j] = cv;
@@ -571,6 +589,64 @@ pub fn mean_random_weights(rope: &Rope, seed: u64) -> ScoreWeights {
     sum
 }
 
+/// The RoPE view's decay curves at every distance 0, 1, … computed so far, for one RoPE and
+/// seed: a move of the max distance reads a prefix, or extends it from the last whole block of
+/// [`RESEED_EVERY`] (bit for bit the values computed whole), and never computes one twice.
+pub struct DecayCurves {
+    rope: Rope,
+    seed: u64,
+    ones: ScoreWeights,
+    random: ScoreWeights,
+    /// Su's bound, the score of q = k = 1, the mean score of random pairs.
+    pub ys: [Vec<f64>; 3],
+}
+
+impl DecayCurves {
+    pub fn new(rope: Rope, seed: u64) -> DecayCurves {
+        let h = rope.head_dim;
+        DecayCurves {
+            ones: rope.weights(&vec![1.0; h], &vec![1.0; h]),
+            random: mean_random_weights(&rope, seed),
+            rope,
+            seed,
+            ys: Default::default(),
+        }
+    }
+
+    pub fn is_for(&self, rope: &Rope, seed: u64) -> bool {
+        self.seed == seed && self.rope == *rope
+    }
+
+    /// The distances of `0..n` not computed yet.
+    pub fn lacking(&self, n: usize) -> usize {
+        n.saturating_sub(self.ys[0].len())
+    }
+
+    /// Computes the distances up to `n` (rounded up to a whole block) not computed yet.
+    pub fn extend_to(&mut self, n: usize) {
+        let start = self.ys[0].len();
+        if n <= start {
+            return;
+        }
+        let count = n.div_ceil(RESEED_EVERY) * RESEED_EVERY - start;
+        let r = &self.rope;
+        self.ys[0].extend(su_bound_series_from(&r.inv_freq, 1.0, start, count));
+        self.ys[1].extend(r.score_series_from(&self.ones, 1.0, start, count));
+        self.ys[2].extend(r.score_series_from(&self.random, 1.0, start, count));
+    }
+
+    /// The curves at `0, stride, …` below `n`, computed apart (not kept).
+    pub fn strided(&self, stride: usize, n: usize) -> [Vec<f64>; 3] {
+        let (step, count) = (stride as f64, n.div_ceil(stride));
+        let r = &self.rope;
+        [
+            su_bound_series_from(&r.inv_freq, step, 0, count),
+            r.score_series_from(&self.ones, step, 0, count),
+            r.score_series_from(&self.random, step, 0, count),
+        ]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -620,5 +696,31 @@ mod tests {
             mean.abs() < 0.03 && (var - 1.0).abs() < 0.05,
             "{mean} {var}"
         );
+    }
+
+    #[test]
+    fn decay_curves_extended_in_pieces_are_the_whole_curves() {
+        let rope = Rope::plain(64, 1.0, 10_000.0, PairLayout::Half);
+        let mut curves = DecayCurves::new(rope.clone(), 7);
+        assert_eq!(curves.lacking(300), 300);
+        curves.extend_to(300);
+        // Whole blocks: 300 distances computed as 512.
+        assert_eq!(curves.lacking(512), 0);
+        assert_eq!(curves.lacking(513), 1);
+        curves.extend_to(1_000);
+        curves.extend_to(600);
+        let whole = DecayCurves::new(rope.clone(), 7).strided(1, 1_024);
+        assert_eq!(curves.ys, whole);
+        // A stride draws every stride-th distance of the same curves.
+        let strided = curves.strided(3, 1_000);
+        for (k, ys) in strided.iter().enumerate() {
+            for (j, v) in ys.iter().enumerate() {
+                assert!((v - whole[k][3 * j]).abs() < 1e-9, "curve {k} at {}", 3 * j);
+            }
+        }
+        // Another seed or RoPE is other curves.
+        assert!(curves.is_for(&rope, 7));
+        assert!(!curves.is_for(&rope, 8));
+        assert!(!curves.is_for(&Rope::plain(64, 1.0, 500_000.0, PairLayout::Half), 7));
     }
 }

@@ -200,6 +200,12 @@ impl LineChart {
     /// bands, each series kept for its legend entry (name, colour, style) with no columns. Two
     /// charts whose frames are equal draw the same frame.
     pub fn frame(&self) -> LineChart {
+        self.frame_with(0)
+    }
+
+    /// As [`LineChart::frame`], with the first `k` series whole: what `LineParts::Frame(k)`
+    /// draws.
+    pub fn frame_with(&self, k: usize) -> LineChart {
         LineChart {
             x_label: self.x_label.clone(),
             y_label: self.y_label.clone(),
@@ -210,10 +216,11 @@ impl LineChart {
             series: self
                 .series
                 .iter()
-                .map(|s| Series {
+                .enumerate()
+                .map(|(j, s)| Series {
                     name: s.name.clone(),
                     colour: s.colour,
-                    columns: Vec::new(),
+                    columns: if j < k { s.columns.clone() } else { Vec::new() },
                     style: s.style,
                 })
                 .collect(),
@@ -347,14 +354,16 @@ pub fn draw_line_chart<DB: DrawingBackend>(
     draw_line_parts(area, chart, theme, LineParts::All)
 }
 
-/// The parts of a line chart to draw: all of it, its frame alone (background, axes, labels,
-/// grid and legend: what [`LineChart::frame`] keeps), or its bands and series alone, over a
-/// frame already on the canvas. Frame then series draws the same pixels as all.
+/// The parts of a line chart to draw: all of it; its frame (background, axes, labels, grid and
+/// legend: what [`LineChart::frame`] keeps) with its first `k` series (`Frame(k)`, see
+/// [`LineChart::frame_with`]); or its bands and the series from the `k`-th on (`Series(k)`),
+/// over that frame already on the canvas. `Frame(0)` then `Series(0)` draws the same pixels as
+/// all; with `k > 0` the bands come over the first `k` series instead of under them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LineParts {
     All,
-    Frame,
-    Series,
+    Frame(usize),
+    Series(usize),
 }
 
 /// Draws `parts` of a line chart filling `area`; returns the plotting area either way.
@@ -364,8 +373,13 @@ pub fn draw_line_parts<DB: DrawingBackend>(
     theme: &Theme,
     parts: LineParts,
 ) -> Result<PlotRect, DrawingAreaErrorKind<DB::ErrorType>> {
-    let frame = parts != LineParts::Series;
-    let series = parts != LineParts::Frame;
+    let frame = !matches!(parts, LineParts::Series(_));
+    let n = chart.series.len();
+    let (from, to) = match parts {
+        LineParts::All => (0, n),
+        LineParts::Frame(k) => (0, k.min(n)),
+        LineParts::Series(k) => (k.min(n), n),
+    };
     if frame {
         area.fill(&theme.background)?;
     }
@@ -406,12 +420,12 @@ pub fn draw_line_parts<DB: DrawingBackend>(
     if frame {
         cramped = draw_line_frame(&mut ctx, chart, &plot_area, (x0, x1), &y_title, theme)?;
     }
-    if series {
+    if !matches!(parts, LineParts::Frame(_)) {
         draw_bands(&mut ctx, chart, (x0, x1), (ylo, yhi), theme)?;
     }
     let stroke = theme.px(2.0);
     let radius = theme.px(3.0) as i32;
-    for s in chart.series.iter().filter(|_| series) {
+    for s in &chart.series[from..to] {
         let map = |c: &Column| {
             (
                 c.x,

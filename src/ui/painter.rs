@@ -54,7 +54,8 @@ enum FrameShows {
         cmap: &'static str,
         range: (f64, f64),
     },
-    /// A line chart's axes, bands and legend ([`LineChart::frame`]).
+    /// A line chart's axes and legend, with any series drawn with them
+    /// ([`LineChart::frame_with`]).
     Lines(LineChart),
 }
 
@@ -119,18 +120,25 @@ impl Painter {
             .ok()
     }
 
-    /// Draws a line chart: its frame (axes, labels, bands, legend; see [`Painter::framed`]),
-    /// then its series.
+    /// Draws a line chart: its frame (axes, labels, legend; see [`Painter::framed`]), then its
+    /// bands and series.
     pub fn lines(&self, chart: &LineChart) -> Option<PlotRect> {
+        self.lines_over(chart, 0)
+    }
+
+    /// As [`Painter::lines`], with the first `still` series drawn with the frame and copied
+    /// with it: a chart where one control moves a series (a reference line) and leaves the
+    /// others draws only that one on a move.
+    pub fn lines_over(&self, chart: &LineChart, still: usize) -> Option<PlotRect> {
         let area = self.area()?;
-        let frame = self.framed(FrameShows::Lines(chart.frame()), &|| {
-            let rect = draw_line_parts(&area, chart, &self.theme, LineParts::Frame).ok();
+        let frame = self.framed(FrameShows::Lines(chart.frame_with(still)), &|| {
+            let rect = draw_line_parts(&area, chart, &self.theme, LineParts::Frame(still)).ok();
             // Strokes the grid lines still waiting (see `Canvas2d`) before the frame is copied.
             area.present().ok()?;
             rect
         })?;
         // What the frame cut (its legend, its axis titles) is the chart's, drawn or copied.
-        let rect = draw_line_parts(&area, chart, &self.theme, LineParts::Series).ok()?;
+        let rect = draw_line_parts(&area, chart, &self.theme, LineParts::Series(still)).ok()?;
         Some(PlotRect {
             cramped: frame.cramped,
             ..rect

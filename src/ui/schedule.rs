@@ -150,7 +150,7 @@ impl Slot {
     /// all under a control bar stuck at its top counts as out of sight (not painted in a
     /// slider's frame); the viewport observer cannot tell, as the bar moves with the page.
     pub fn check_seen(&self, canvas: &web_sys::Element) {
-        let on = self.in_viewport.get_value() && !super::canvas::under_bar(canvas);
+        let on = self.in_viewport.get_value() && !super::canvas::under_bar(canvas, false);
         if on != self.on_screen() {
             self.set_on_screen(on);
         }
@@ -419,7 +419,7 @@ pub fn observe_on_screen(element: &web_sys::Element, slot: Slot) {
     let canvas = element.clone();
     on_visibility(element, None, move |on| {
         slot.in_viewport.set_value(on);
-        slot.set_on_screen(on && !super::canvas::under_bar(&canvas));
+        slot.set_on_screen(on && !super::canvas::under_bar(&canvas, true));
     });
 }
 

@@ -9,6 +9,20 @@ pub const RESEED_EVERY: usize = 256;
 
 /// `Σ_j (a_j cos(k·step·ω_j) + b_j sin(k·step·ω_j))` for `k = 0 … count−1`.
 pub fn weighted_series(omegas: &[f64], a: &[f64], b: &[f64], step: f64, count: usize) -> Vec<f64> {
+    weighted_series_from(omegas, a, b, step, 0, count)
+}
+
+/// [`weighted_series`] for `k = start … start+count−1`. Re-seeded at `start` and every
+/// [`RESEED_EVERY`] after: with `start` a multiple of it, the values are those of the series
+/// from 0, bit for bit (a series is extended without computing it again).
+pub fn weighted_series_from(
+    omegas: &[f64],
+    a: &[f64],
+    b: &[f64],
+    step: f64,
+    start: usize,
+    count: usize,
+) -> Vec<f64> {
     let n = omegas.len();
     let lanes = n.div_ceil(4) * 4;
     let pad = |v: &[f64], fill: f64| {
@@ -28,7 +42,7 @@ pub fn weighted_series(omegas: &[f64], a: &[f64], b: &[f64], step: f64, count: u
     let mut s = vec![0.0; lanes];
     let mut out = vec![0.0; count];
     for (chunk_index, chunk) in out.chunks_mut(RESEED_EVERY).enumerate() {
-        let k0 = (chunk_index * RESEED_EVERY) as f64 * step;
+        let k0 = (start + chunk_index * RESEED_EVERY) as f64 * step;
         for (j, w) in omegas.iter().enumerate() {
             let (sv, cv) = (k0 * w).sin_cos();
             c[j] = cv;
@@ -72,5 +86,22 @@ mod tests {
                 .sum();
             assert!((v - direct).abs() < 1e-10, "k={k}");
         }
+    }
+
+    #[test]
+    fn extends_bit_for_bit_from_a_multiple_of_the_reseed() {
+        let omegas = [1.0, 0.3, 0.01, 1e-4, 2.5];
+        let (a, b) = ([1.0, -2.0, 0.5, 3.0, 1.0], [0.0, 1.0, -1.0, 0.25, 2.0]);
+        let whole = weighted_series(&omegas, &a, &b, 1.0, 3 * RESEED_EVERY + 17);
+        let mut parts = weighted_series(&omegas, &a, &b, 1.0, RESEED_EVERY);
+        parts.extend(weighted_series_from(
+            &omegas,
+            &a,
+            &b,
+            1.0,
+            RESEED_EVERY,
+            2 * RESEED_EVERY + 17,
+        ));
+        assert_eq!(whole, parts);
     }
 }

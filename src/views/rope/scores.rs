@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::encoding::rope::{mean_random_weights, su_bound_series, ScoreWeights};
+use crate::encoding::rope::{DecayCurves, ScoreWeights};
 use crate::export::csv;
 use crate::render::charts::{series_colour, LineChart, SeriesStyle};
 use crate::render::colormap::ColorMap;
@@ -285,20 +285,22 @@ pub(super) fn DecayPanel(shared: RopeShared) -> impl IntoView {
         return ().into_any();
     }
     let canvas = ChartRef::new();
-    let curves_at = move |stride: usize, n: usize| {
+    let prefix = StoredValue::new(None::<DecayCurves>);
+    // The curves of this RoPE and seed (its random weights computed once, not per move).
+    let current = move || {
         let seed = shared.rope_state.with_untracked(|s| s.seed);
         shared.rope.with_untracked(|r| {
-            let h = r.head_dim;
-            let (step, count) = (stride as f64, n.div_ceil(stride));
-            [
-                su_bound_series(&r.inv_freq, step, count),
-                r.score_series(&r.weights(&vec![1.0; h], &vec![1.0; h]), step, count),
-                r.score_series(&mean_random_weights(r, seed), step, count),
-            ]
-        })
+            let fresh = prefix.with_value(|c| c.as_ref().is_some_and(|c| c.is_for(r, seed)));
+            if !fresh {
+                prefix.set_value(Some(DecayCurves::new(r.clone(), seed)));
+            }
+        });
     };
-    // The three curves, at a whole stride on long ranges: computed when the chart paints;
-    // while a slider moves, from a sixteenth of the terms (`QUICK_TERMS`).
+    let curves_at = move |stride: usize, n: usize| {
+        current();
+        prefix.with_value(|c| c.as_ref().map(|c| c.strided(stride, n)).unwrap_or_default())
+    };
+    // The curves at a whole stride: within `budget` terms.
     let curves_within = move |budget: usize| {
         let n = shared.max_dist.get_untracked() + 1;
         let stride = shared
@@ -307,8 +309,17 @@ pub(super) fn DecayPanel(shared: RopeShared) -> impl IntoView {
         (stride, curves_at(stride, n))
     };
     let key = Computed::new(move || shared.rope_state.get());
-    let curves = Keyed::new(key, move |_| curves_within(TERMS_PER_FRAME));
+    // On ranges too long for a frame, at a stride; while a slider moves, from a sixteenth of
+    // the terms (`QUICK_TERMS`) when the distances the curves lack would cost more.
+    let full = Keyed::new(key, move |_| curves_within(TERMS_PER_FRAME));
     let quick = Keyed::new(key, move |_| curves_within(QUICK_TERMS));
+    // The stride of a full paint: 1 (every distance) unless the range is too long for a frame.
+    let full_stride = move || {
+        let n = shared.max_dist.get() + 1;
+        shared
+            .rope
+            .with(|r| display_stride(n, 3 * r.inv_freq.len(), TERMS_PER_FRAME))
+    };
     const NAMES: [&str; 3] = [
         "RoFormer's bound: mean over i of |S_i|",
         "score, q = k = (1, …, 1)",
@@ -317,13 +328,20 @@ pub(super) fn DecayPanel(shared: RopeShared) -> impl IntoView {
     let paint = move |p: &Painter| {
         let n = shared.max_dist.get();
         let px = p.canvas.width() as usize;
-        let work = shared
-            .rope
-            .with(|r| display_work(n + 1, 3 * r.inv_freq.len(), TERMS_PER_FRAME));
-        let curves = if p.quick_for(work) { quick } else { curves };
-        curves.with(|(stride, cs)| {
+        let stride = full_stride();
+        let terms = shared.rope.with(|r| 3 * r.inv_freq.len());
+        // Every distance is kept once computed (`DecayCurves`): a move of the max distance
+        // draws a prefix of them, computing only the distances never reached before. When
+        // those would not fit in a frame, the quick curves are drawn, and the rest at rest.
+        let lacking = if stride == 1 {
+            current();
+            prefix.with_value(|c| c.as_ref().map_or(n + 1, |c| c.lacking(n + 1)))
+        } else {
+            n + 1
+        };
+        let draw = |stride: usize, cs: [&[f64]; 3]| {
             let series: Vec<_> = cs
-                .iter()
+                .into_iter()
                 .zip(NAMES)
                 .enumerate()
                 .map(|(k, (ys, name))| {
@@ -345,7 +363,21 @@ pub(super) fn DecayPanel(shared: RopeShared) -> impl IntoView {
                 false,
             );
             paint_lines(p, &chart)
-        })
+        };
+        let work = lacking * terms;
+        if stride == 1 && (work <= QUICK_TERMS || !p.quick_for(work as f64)) {
+            prefix
+                .try_update_value(|c| {
+                    let c = c.as_mut()?;
+                    c.extend_to(n + 1);
+                    draw(1, c.ys.each_ref().map(|y| &y[..=n]))
+                })
+                .flatten()
+        } else if stride > 1 && !p.quick_for(display_work(n + 1, terms, TERMS_PER_FRAME)) {
+            full.with(|(stride, cs)| draw(*stride, cs.each_ref().map(|y| &y[..])))
+        } else {
+            quick.with(|(stride, cs)| draw(*stride, cs.each_ref().map(|y| &y[..])))
+        }
     };
     let csv_cb = Callback::new(move |_| {
         let n = shared.max_dist.get_untracked() + 1;
@@ -363,7 +395,7 @@ pub(super) fn DecayPanel(shared: RopeShared) -> impl IntoView {
         <Panel id=ID>
             <ChartCanvas chart=canvas label=Signal::derive(move || format!("Three decay curves against distance up to {}.", shared.max_dist.get())) paint=paint height=300.0/>
             <p class="about">{crate::captions::ROPE_DECAY}</p>
-            <p class="sampling-note">{schedule::at_rest(move || stride_note(curves.with(|c| c.0)))}</p>
+            <p class="sampling-note">{schedule::at_rest(move || stride_note(full_stride()))}</p>
             <ExportButtons chart=canvas stem=Signal::derive(move || shared.rope_state.with(|s| stem(s, ID))) csv=csv_cb
                 snippet=copier(move || shared.rope_state.with_untracked(|s| format!("{}S = np.cumsum(np.exp(1j * np.outer(distances, inv_freq)), axis=1)\nsu_bound = np.abs(S).mean(axis=1)\n", snippet(s))))/>
         </Panel>
@@ -412,7 +444,9 @@ pub(super) fn WavelengthPanel(shared: RopeShared) -> impl IntoView {
                 series,
                 true,
             );
-            paint_lines(p, &chart)
+            // The wavelengths are drawn with the frame: a move of the max distance draws its
+            // line alone.
+            p.lines_over(&chart, 1)
         })
     };
     let beyond = move || {
@@ -440,3 +474,4 @@ pub(super) fn WavelengthPanel(shared: RopeShared) -> impl IntoView {
     }
     .into_any()
 }
+
