@@ -411,8 +411,10 @@ pub fn draw_line_parts<DB: DrawingBackend>(
     let axis_h = plot_area.dim_in_pixel().1 as i32 - 2 * margin as i32 - x_label_area as i32;
     let y_title = AxisTitle::of(&plot_area, &chart.y_label, theme, axis_h.max(1))?;
     let y_label_area = y_label_area + (y_title.lines.len() as u32 - 1) * theme.px(16.0);
+    // The right margin holds half of a tick label centred on the axis's end ("6000", not "600").
     let mut ctx = ChartBuilder::on(&plot_area)
         .margin(margin)
+        .margin_right(margin + theme.px(12.0))
         .x_label_area_size(x_label_area)
         .y_label_area_size(y_label_area)
         .build_cartesian_2d(x0..x1, ylo..yhi)?;
