@@ -31,7 +31,8 @@ function buildOf(root) {
     loader,
     // Every module but the main one is a chunk the loader fetches with `?v=`.
     chunkFiles: fs.readdirSync(root).filter((f) => f.endsWith('.wasm') && !f.endsWith('_bg.wasm')),
-    main: fs.readdirSync(root).find((f) => /^pe-lab-[0-9a-f]{16}\.js$/.test(f)),
+    // trunk's hash has no leading zeros: 15 digits at times.
+    main: fs.readdirSync(root).find((f) => /^pe-lab-[0-9a-f]{1,16}\.js$/.test(f)),
   };
 }
 
