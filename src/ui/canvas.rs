@@ -30,7 +30,7 @@ export function polyline(p, xy, d) { for (let k = 0; k < d.length; k += 2) { con
 export function segments(p, s) { for (let k = 0; k + 3 < s.length; k += 4) { p.moveTo(s[k], s[k + 1]); p.lineTo(s[k + 2], s[k + 3]); } }
 export function texts(c, font, fill, align, base, s, xy) { c.font = font; c.fillStyle = fill; c.textAlign = align; c.textBaseline = base; const t = s.split('\\u0001'); for (let k = 0; k < t.length; k++) c.fillText(t[k], xy[2 * k], xy[2 * k + 1]); }
 export function rects(c, r, k) { for (let i = 0; i + 3 < r.length; i += 4) { c.fillStyle = `rgba(${k[i]},${k[i + 1]},${k[i + 2]},${k[i + 3]})`; c.fillRect(r[i], r[i + 1], r[i + 2], r[i + 3]); } }
-let moved = 0; const bump = () => moved++; addEventListener('scroll', bump, true); new ResizeObserver(bump).observe(document.documentElement);
+let moved = 0; const bump = () => moved++; addEventListener('scroll', bump, true); addEventListener('resize', bump);
 export function under_bar(e, fresh) { if (fresh || e.ub?.[0] !== moved) { let v = false; for (const b of document.getElementsByClassName('controls')) { const r = b.getBoundingClientRect(); if (r.height && Math.abs(r.top) < 1 && e.getBoundingClientRect().bottom <= r.bottom) v = true; } e.ub = [moved, v]; } return e.ub[1]; }
 ")]
 extern "C" {
@@ -60,9 +60,10 @@ extern "C" {
 
     /// Whether all of `element` that is in the viewport lies under a control bar stuck at its
     /// top (`.controls` is sticky): in the viewport, yet not seen (see `schedule`). Measured
-    /// when `fresh`, else kept from the last time unless the page scrolled or its width or
-    /// height changed since (a scroll, a window resized, content grown): measuring forces a
-    /// layout, which a slider's frame would otherwise do once, later.
+    /// when `fresh` (the viewport observer's calls), else kept from the last time unless the
+    /// page scrolled or the window was resized since: measuring forces a layout, which a
+    /// slider's frame would otherwise do once, later. (Not a `ResizeObserver` on the page: its
+    /// notifications after the charts' own are undeliverable in that loop, an error in WebKit.)
     pub(crate) fn under_bar(element: &web_sys::Element, fresh: bool) -> bool;
 }
 
