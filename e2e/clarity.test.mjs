@@ -10,7 +10,9 @@ const about = (page, panel) => page.locator(`[data-panel="${panel}"] p.about`).f
 test('rope-decay states RoFormer’s bound in one notation, and what the decay needs', async () => {
   const { page, context, errors } = await openApp(app.browser, `${app.server.url}?view=rope`);
   const text = await about(page, 'rope-decay');
-  assert.match(text, /Its Figure 2 plots the mean of \|S_i\| over the D\/2 pairs \(blue\)/);
+  assert.match(text, /Its Figure 2 plots the “relative upper bound”, the mean of \|S_i\| for i = 1 … D\/2 \(blue\)/);
+  // Not read as the score's own bound: the blue curve is on its own scale.
+  assert.match(text, /so it is not on the score's scale: for q = k = 1 the bound itself is D times the blue curve/);
   assert.match(text, /independent with mean zero, the expected score is zero at every Δ \(green\) and its spread does not shrink/);
   // No imaginary unit i, no second pair index j, no k for a pair: i is the pair index.
   assert.doesNotMatch(text, /e\^\{i|Σ_j|θ_j|k<j/);
@@ -21,7 +23,7 @@ test('rope-decay states RoFormer’s bound in one notation, and what the decay n
 test('context extension: α² is the temperature, and the sources are named', async () => {
   const { page, context } = await openApp(app.browser, `${app.server.url}?view=scaling`);
   const text = await about(page, 'scaling-score-distance');
-  assert.match(text, /so the rotary part of every logit is multiplied by α²: a sharper softmax\. That is YaRN's temperature t < 1, with √\(1\/t\) = α = 0\.1·ln s \+ 1 by default/);
+  assert.match(text, /so the rotary part of every logit is multiplied by α²: for α > 1, as both defaults are for s > 1, a sharper softmax\. That is YaRN's temperature t < 1, with √\(1\/t\) = α = 0\.1·ln s \+ 1 by default/);
   assert.doesNotMatch(text, /lowers YaRN's temperature/);
   const intro = await page.locator('.view-intro').first().innerText();
   assert.match(intro, /only the slow pairs \(wavelength λ_i > L₀\) meet angles/);

@@ -106,6 +106,16 @@ test('custom q and k: a malformed vector is refused and the last good one stays'
   await settle(page);
   assert.equal(query(page).get('q'), '0,1,0,0,0,0,0,0');
   assert.notEqual(await canvasData(page, 'rope-score-distance'), before);
+  // head_dim moved under the vectors: the label follows it, and the page says what the charts
+  // use (q = k = 1), as the same link does when opened.
+  await slide(page, '#ctl-head_dim', 16);
+  await settle(page);
+  assert.match(await page.locator('[data-control="q"] label').innerText(), /\(16 numbers/);
+  assert.match(await page.locator('[data-control="q"] .control-msg').innerText(), /q has 8 numbers and head_dim is 16: the charts use q = k = 1/);
+  const live = await canvasData(page, 'rope-score-distance');
+  const { page: again, context: other } = await openApp(app.browser, page.url());
+  assert.equal(await canvasData(again, 'rope-score-distance'), live, 'the link draws what the page drew');
+  await other.close();
   await context.close();
 });
 
@@ -132,5 +142,9 @@ test('the RoFormer figure preset sets its parameters', async () => {
   const q = query(page);
   assert.deepEqual([q.get('head_dim'), q.get('theta'), q.get('max_dist'), q.get('qk'), q.get('layout')], ['128', '10000', '250', 'ones', 'interleaved']);
   assert.match(await page.locator('.view-rope .source').innerText(), /RoFormer/);
+  // The source names the figure's state only while the page shows it.
+  await slide(page, '#ctl-head_dim', 64);
+  await settle(page);
+  assert.equal(await page.locator('.view-rope .source').innerText(), '');
   await context.close();
 });

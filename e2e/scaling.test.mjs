@@ -68,6 +68,10 @@ test('model presets and a pasted config set the controls', async () => {
   let q = query(page);
   assert.deepEqual([q.get('method'), q.get('theta'), q.get('factor'), q.get('orig_ctx'), q.get('head_dim')], ['none,llama3', '500000', '8', '8192', '128']);
   assert.match(await page.locator('.presets .source').innerText(), /meta-llama\/Llama-3\.1-8B/);
+  // The source stays only while the state is the preset's.
+  await slide(page, '#ctl-factor', 0.3); // log scale: s = 10^0.3 ≈ 2
+  await settle(page);
+  assert.equal(await page.locator('.presets .source').innerText(), '');
   await page.locator('#ctl-preset').selectOption('GPT-NeoX-20B');
   await settle(page);
   q = query(page);

@@ -134,8 +134,8 @@ pub fn rope_definition() -> String {
     };
     format!(
         "<math display=\"block\"><mtable>{}{}<mtr><mtd><mrow><msub>{}{}</msub>{}<msup>{}<mrow>{}{}{}{}{}</mrow></msup></mrow></mtd></mtr></mtable></math>",
-        row("x′", "x", "−", "y"),
-        row("y′", "y", "+", "x"),
+        row("u′", "u", "−", "v"),
+        row("v′", "v", "+", "u"),
         mi("ω"),
         mi("i"),
         mo("="),

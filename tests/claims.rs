@@ -256,6 +256,44 @@ fn slow_pairs_past_4096() -> usize {
         .count()
 }
 
+/// RoFormer's bound for any q and k (here random), max_i |h_{i+1} − h_i| · Σ_{i=1}^{D/2} |S_i|
+/// with h_{D/2} = 0, divided by that largest change and by D/2, is the blue curve's mean.
+fn check_relative_bound() {
+    let d = 16;
+    let w = base_inv_freq(10000.0, d);
+    let mut rng = pe_lab::encoding::rope::SeededNormal::new(7);
+    let (q, k) = (rng.vector(d), rng.vector(d));
+    // Pair i as a complex number (interleaved): h_i = q_i · conj(k_i); h_{D/2} = 0.
+    let mut h: Vec<(f64, f64)> = (0..d / 2)
+        .map(|i| {
+            let (a, b, c, e) = (q[2 * i], q[2 * i + 1], k[2 * i], k[2 * i + 1]);
+            (a * c + b * e, b * c - a * e)
+        })
+        .collect();
+    h.push((0.0, 0.0));
+    let change = h
+        .windows(2)
+        .map(|p| (p[1].0 - p[0].0).hypot(p[1].1 - p[0].1))
+        .fold(0.0, f64::max);
+    let mean = pe_lab::encoding::rope::su_bound_series(&w, 5.0, 3);
+    for (step, m) in mean.iter().enumerate() {
+        let delta = 5.0 * step as f64;
+        let (mut sum, mut total) = ((0.0f64, 0.0f64), 0.0);
+        let mut score = 0.0;
+        for (i, wl) in w.iter().enumerate() {
+            sum = (sum.0 + (delta * wl).cos(), sum.1 + (delta * wl).sin());
+            total += sum.0.hypot(sum.1);
+            score += h[i].0 * (delta * wl).cos() - h[i].1 * (delta * wl).sin();
+        }
+        let bound = change * total;
+        assert!(close(bound / (change * (d / 2) as f64), *m, 1e-12));
+        assert!(
+            score.abs() <= bound + 1e-9,
+            "the bound holds at Δ = {delta}"
+        );
+    }
+}
+
 fn yarn(factor: f64) -> pe_lab::encoding::rope::Scaled {
     let p = ScalingParams {
         factor,
@@ -715,6 +753,14 @@ fn claims() -> Vec<Claim> {
         }),
         claim("rope-angles", "ω_i = base^(−2i/D)", || assert!(close(base_inv_freq(500.0, 16)[3], 500f64.powf(-6.0 / 16.0), 1e-15))),
         claim("precision-score", "q = k = 1", check_ones_score),
+        claim("scaling-score-distance", "for α > 1, as both defaults are for s > 1, a sharper softmax", || {
+            for f in [1.5, 4.0, 32.0] {
+                assert!(yarn(f).attention > 1.0);
+                let p = ScalingParams { factor: f, long_factor: vec![1.0; 64], short_factor: vec![1.0; 64], seq_len: Some(65536), ..ScalingParams::default() };
+                assert!(scale(Method::LongRope, 10000.0, 128, &p).unwrap().attention > 1.0);
+            }
+            assert!(close(yarn(1.0).attention, 1.0, 1e-15));
+        }),
         claim("scaling-score-distance", "temperature t < 1", || {
             // Logits divided by t = 1/α²: below 1 whenever s > 1.
             for s in [1.5, 4.0, 32.0] {
@@ -819,7 +865,33 @@ fn claims() -> Vec<Claim> {
         claim("rope-rotation", "ω_0 = 1 radian per position", || {
             assert_eq!(base_inv_freq(10000.0, 64)[0], 1.0);
         }),
-        claim("rope-decay", "the mean of |S_i| over the D/2 pairs", || {
+        claim("rope-decay", "for q = k = 1 the bound itself is D times the blue curve", || {
+            // q = k = 1: every pair's product h_i = (1 + i)(1 − i) = 2, and RoFormer's
+            // h_{D/2} = 0, so the largest change between neighbours is 2 and the bound is
+            // 2·Σ_{i=1}^{D/2} |S_i| = D·mean; the score Σ_i 2·cos(Δ·ω_i) never exceeds it.
+            let d = 128;
+            let w = base_inv_freq(10000.0, d);
+            let mean = pe_lab::encoding::rope::su_bound_series(&w, 1.0, 251);
+            for (delta, m) in mean.iter().enumerate() {
+                let mut sum = (0.0f64, 0.0f64);
+                let mut total = 0.0;
+                for wl in &w {
+                    sum = (sum.0 + (delta as f64 * wl).cos(), sum.1 + (delta as f64 * wl).sin());
+                    total += sum.0.hypot(sum.1);
+                }
+                let bound = 2.0 * total;
+                assert!(close(bound, d as f64 * m, 1e-9 * bound.max(1.0)), "Δ = {delta}");
+                let score: f64 = w.iter().map(|wl| 2.0 * (delta as f64 * wl).cos()).sum();
+                assert!(score.abs() <= bound + 1e-9, "Δ = {delta}");
+                // Not on the score's scale: at Δ = 0 the blue curve is far below the score.
+                if delta == 0 {
+                    assert!(close(score, d as f64, 1e-9) && *m < score / 3.0);
+                }
+            }
+        }),
+        claim("rope-decay", "It is the bound divided by that largest change and by D/2", check_relative_bound),
+        claim("notation", "the mean of |S_i| for i = 1 … D/2, the “relative upper bound”: the bound divided by that largest change and by D/2", check_relative_bound),
+        claim("rope-decay", "the mean of |S_i| for i = 1 … D/2 (blue)", || {
             let w = base_inv_freq(10000.0, 8);
             let su = pe_lab::encoding::rope::su_bound_series(&w, 3.0, 2);
             // At Δ = 3: the mean over i = 1..4 of |Σ_{l<i} e^(i·3·ω_l)|.

@@ -21,7 +21,7 @@ pub fn header_words(name: &str) -> Option<String> {
         "angle_rad" => "angle pos·ω_i (rad)",
         "q_x_rotated" => "rotated q, first dimension",
         "q_y_rotated" => "rotated q, second dimension",
-        "su_bound" => "RoFormer's bound",
+        "su_bound" => "RoFormer's relative upper bound (mean of |S_i|)",
         "ones_score" => "score, q = k = 1",
         "random_mean_score" => "mean score, random q and k",
         "mean_cosine" => "mean cosine similarity",

@@ -321,7 +321,7 @@ pub(super) fn DecayPanel(shared: RopeShared) -> impl IntoView {
             .with(|r| display_stride(n, 3 * r.inv_freq.len(), TERMS_PER_FRAME))
     };
     const NAMES: [&str; 3] = [
-        "RoFormer's bound: mean over i of |S_i|",
+        "RoFormer's relative bound, mean of |S_i|",
         "score, q = k = (1, …, 1)",
         "average score of 64 random (q, k), zero-mean and independent (expectation 0)",
     ];

@@ -200,7 +200,9 @@ impl RopeState {
             QkSource::Ones => (vec![1.0; h], vec![1.0; h]),
             QkSource::Custom => match (&self.q, &self.k) {
                 (Some(q), Some(k)) if q.len() == h && k.len() == h => (q.clone(), k.clone()),
-                _ => self.random_vectors(),
+                // As a link with such vectors reads (`RopeState::read`): q = k = 1, said
+                // under the text boxes.
+                _ => (vec![1.0; h], vec![1.0; h]),
             },
             QkSource::Random => self.random_vectors(),
         }
@@ -310,5 +312,16 @@ mod tests {
         s.q = Some(vec![1.0, 2.0, 3.0, 4.0]);
         s.k = Some(vec![0.0, 1.0, 0.0, 1.0]);
         assert_eq!(s.vectors().0, vec![1.0, 2.0, 3.0, 4.0]);
+        // head_dim changed under custom vectors: q = k = 1, as the same link reads.
+        s.head_dim = 6;
+        assert_eq!(s.vectors(), (vec![1.0; 6], vec![1.0; 6]));
+        let mut notices = Notices::default();
+        let mut link = Vec::new();
+        s.write(&mut link);
+        let read = RopeState::read(
+            &|key| link.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone()),
+            &mut notices,
+        );
+        assert_eq!(read.vectors(), s.vectors());
     }
 }

@@ -69,7 +69,8 @@ pub fn RopeView() -> impl IntoView {
             }
         })
     });
-    let figure_source = RwSignal::new(None::<&'static str>);
+    // The figure's state, while the source line names it: shown only while the state is it.
+    let figure_state = RwSignal::new(None::<RopeState>);
     let roformer_figure = move |_| {
         state.update(|s| {
             s.rope = RopeState {
@@ -82,7 +83,11 @@ pub fn RopeView() -> impl IntoView {
                 ..s.rope.clone()
             }
         });
-        figure_source.set(Some("Su et al. (2021), “RoFormer: Enhanced Transformer with Rotary Position Embedding”, Figure 2: head_dim 128, base 10000, distance Δ from 0 to 250, drawn in “Long-term decay, and what it depends on”."));
+        figure_state.set(Some(state.with_untracked(|s| s.rope.clone())));
+    };
+    let figure_source = move || {
+        let shown = figure_state.with(|f| f.as_ref().is_some_and(|f| rope_state.with(|s| s == f)));
+        shown.then_some("Su et al. (2021), “RoFormer: Enhanced Transformer with Rotary Position Embedding”, Figure 2: head_dim 128, base 10000, distance Δ from 0 to 250, drawn in “Long-term decay, and what it depends on”.")
     };
     let rotary_note = move || {
         rope_state.with(|s| {
@@ -110,7 +115,7 @@ pub fn RopeView() -> impl IntoView {
                 <p>
                     <button class="figure" on:click=roformer_figure>"Figure: RoFormer’s long-term decay"</button>
                     " "
-                    <span class="source">{move || figure_source.get()}</span>
+                    <span class="source">{figure_source}</span>
                 </p>
             </div>
             {show_controls.then(|| view! {
@@ -182,11 +187,26 @@ fn VectorInput(name: &'static str, rope_state: Memo<RopeState>) -> impl IntoView
     let class = control_class(name, CONTROL);
     view! {
         <div class=class data-control=name>
-            <label for=id.clone()>{format!("{name} ({} numbers, comma-separated)", rope_state.with_untracked(|s| s.head_dim))}</label>
+            <label for=id.clone()>{move || format!("{name} ({} numbers, comma-separated)", rope_state.with(|s| s.head_dim))}</label>
             <textarea id=id rows="2" prop:value=current on:change=on_change></textarea>
-            <p class="control-msg" role="status">{move || message.get()}</p>
+            <p class="control-msg" role="status">{move || message.get().or_else(|| mismatch(name, rope_state))}</p>
         </div>
     }
+}
+
+/// What the charts use when the custom `name` vector no longer has head_dim numbers (head_dim
+/// moved under it): q = k = 1, as a link with these vectors reads ([`RopeState::vectors`]).
+fn mismatch(name: &str, rope_state: Memo<RopeState>) -> Option<String> {
+    rope_state.with(|s| {
+        let v = if name == "q" { &s.q } else { &s.k };
+        let len = v.as_ref().map_or(0, Vec::len);
+        (s.qk == QkSource::Custom && len != s.head_dim).then(|| {
+            format!(
+                "{name} has {len} numbers and head_dim is {}: the charts use q = k = 1 until q and k have {} numbers each.",
+                s.head_dim, s.head_dim
+            )
+        })
+    })
 }
 
 /// The pairs drawn as clocks: all of them, or an even spread when there are many.

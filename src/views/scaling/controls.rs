@@ -160,7 +160,18 @@ pub(super) fn FactorList(name: &'static str) -> impl IntoView {
 #[component]
 pub(super) fn Presets() -> impl IntoView {
     let ctx = use_context::<AppCtx>().expect("AppCtx");
-    let source = RwSignal::new(None::<String>);
+    // The source of the preset applied, with the state it set: shown only while the state is it.
+    let source = RwSignal::new(None::<(String, ScalingState)>);
+    let applied = move |text: String| {
+        source.set(Some((text, ctx.state.with_untracked(|s| s.scaling.clone()))));
+    };
+    let shown = move || {
+        source.with(|f| {
+            f.as_ref()
+                .filter(|(_, at)| ctx.state.with(|s| s.scaling == *at))
+                .map(|(text, _)| text.clone())
+        })
+    };
     let on_model = move |ev: leptos::ev::Event| {
         let name = event_target_value(&ev);
         if let Some(row) = model_presets().find(|row| row.id == name) {
@@ -168,7 +179,7 @@ pub(super) fn Presets() -> impl IntoView {
                 ctx.state.update(|s| {
                     s.scaling.apply_config(&c);
                 });
-                source.set(Some(format!("{}: {}", row.name, row.source)));
+                applied(format!("{}: {}", row.name, row.source));
             }
         }
     };
@@ -184,7 +195,7 @@ pub(super) fn Presets() -> impl IntoView {
                 ..ScalingState::default()
             }
         });
-        source.set(Some("YaRN on LLaMA-2: Peng et al. (2023), “YaRN: Efficient Context Window Extension of Large Language Models” — D 128, base 10000, L₀ 4096, s = 16 (65,536 positions).".into()));
+        applied("YaRN on LLaMA-2: Peng et al. (2023), “YaRN: Efficient Context Window Extension of Large Language Models” — D 128, base 10000, L₀ 4096, s = 16 (65,536 positions).".into());
     };
     let class = control_class(
         "preset",
@@ -202,7 +213,7 @@ pub(super) fn Presets() -> impl IntoView {
                 {model_presets().map(|row| view! { <option value=row.id>{row.name}</option> }).collect_view()}
             </select>
             <button class="figure" on:click=yarn_figure>"Figure: YaRN on LLaMA-2"</button>
-            <p class="source">{move || source.get()}</p>
+            <p class="source">{shown}</p>
         </div>
     }
 }
@@ -226,7 +237,11 @@ pub(super) fn ConfigPaste() -> impl IntoView {
                 c.head_dim,
                 c.theta,
                 c.partial,
-                c.method.name(),
+                // transformers' name for plain RoPE.
+                match c.method {
+                    Method::None => "default",
+                    m => m.name(),
+                },
                 if notes.is_empty() {
                     String::new()
                 } else {

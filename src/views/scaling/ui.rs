@@ -220,7 +220,7 @@ fn FrequenciesPanel(scaling_state: Memo<ScalingState>, results: Computed<Results
                 y_label: if wavelength {
                     "wavelength, positions (log)"
                 } else {
-                    "ω′_i, rad per position (log)"
+                    "ω_i, ω′_i: rad per position (log)"
                 }
                 .into(),
                 x_range: (0.0, pairs.saturating_sub(1).max(1) as f64),
@@ -278,7 +278,18 @@ fn FrequenciesPanel(scaling_state: Memo<ScalingState>, results: Computed<Results
                         });
                     }
                     if let Some((lo, hi)) = s.correction {
-                        parts.push(format!("ramp over pairs {} to {}", sig(lo, 4), sig(hi, 4)));
+                        // transformers clamps the range at D − 1, past the last pair.
+                        let last = s.inv_freq.len().saturating_sub(1) as f64;
+                        parts.push(if hi > last {
+                            format!(
+                                "ramp over pairs {} to {} (the range transformers computes; the pairs stop at D/2 − 1 = {})",
+                                sig(lo, 4),
+                                sig(hi, 4),
+                                last
+                            )
+                        } else {
+                            format!("ramp over pairs {} to {}", sig(lo, 4), sig(hi, 4))
+                        });
                     }
                     if let Some(long) = s.long {
                         parts.push(if long {
@@ -429,7 +440,7 @@ fn ScoreDistancePanel(scaling_state: Memo<ScalingState>, results: Computed<Resul
                 })
                 .collect();
             let chart = LineChart {
-                x_label: "distance m − n".into(),
+                x_label: "distance Δ = m − n".into(),
                 y_label: "score, q = k = 1 (α² included)".into(),
                 x_range: (0.0, n.max(1) as f64),
                 y_range: fit_y_range(&series, false),
