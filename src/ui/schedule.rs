@@ -360,8 +360,17 @@ pub fn other_pending(delta: i32) {
 /// values, and those in which a chart on screen had to change), and `framePaintMs` (what the
 /// charts painted since the last frame began cost: the benchmark's breakdown of a move).
 fn publish_counts() {
-    let (pending, (applied, needed), paint_ms) =
-        schedule(|s| (s.pending(), s.frame_counts(), s.frame_paint_ms()));
+    /// Pending, (applied, needed) frames, and the frame's paint cost.
+    type Counts = (u32, (u32, u32), f64);
+    thread_local! {
+        /// The counts last published: a move calls this a dozen times, mostly with no change.
+        static PUBLISHED: Cell<Option<Counts>> = const { Cell::new(None) };
+    }
+    let counts = schedule(|s| (s.pending(), s.frame_counts(), s.frame_paint_ms()));
+    if PUBLISHED.with(|p| p.replace(Some(counts))) == Some(counts) {
+        return;
+    }
+    let (pending, (applied, needed), paint_ms) = counts;
     dom::set_record("pending", f64::from(pending));
     dom::set_record("appliedFrames", f64::from(applied));
     dom::set_record("neededFrames", f64::from(needed));
