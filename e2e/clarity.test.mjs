@@ -280,4 +280,16 @@ test('hl_cols and hl_pos outline columns and rows; the column loop shows live va
   assert.match(await page.locator('[data-panel="pe-index"] .column-loop').innerText(), /col = 2 is even: sin, pair i = col \/ 2 = 1/);
   assert.deepEqual(errors, []);
   await context.close();
+  // The concatenated layout: the loop follows its rule, and its live value is the view's.
+  const concat = await openApp(app.browser, `${app.server.url}?view=sinusoidal&d_model=8&seq_len=50&p0=10&hl_cols=5&layout=concat`);
+  await reveal(concat.page, 'pe-index');
+  const cloop = await concat.page.locator('[data-panel="pe-index"] .column-loop').innerText();
+  assert.match(cloop, /if col < half:/);
+  assert.match(cloop, /col = 5 ≥ half = 4: cos, pair i = col - half = 1/);
+  const cm = cloop.match(/PE\[10\]\[5\] = cos\(([\d.e-]+)\) = ([\d.e-]+)/);
+  const cangle = 10 / 10000 ** (2 / 8);
+  assert.ok(cm && Math.abs(Number(cm[1]) - cangle) < 1e-7 && Math.abs(Number(cm[2]) - Math.cos(cangle)) < 1e-7, cloop);
+  assert.match(await concat.page.locator('[data-panel="pe-index"] figcaption').nth(1).innerText(), /col < ⌈d_model\/2⌉ → i = col/);
+  assert.deepEqual(concat.errors, []);
+  await concat.context.close();
 });

@@ -19,7 +19,7 @@ pub struct Caption {
 // Why position?
 pub const ATTENTION_INTRO: &str = "Self-attention compares every token with every other one, but nothing in that comparison says where a token stands. Shuffle the sentence: without a positional encoding (and without a causal mask) each word gets exactly the same output as before, only in a new place, so “the dog bit the man” and “the man bit the dog” look alike. With positions, the outputs change.";
 pub const PERMUTATION_DEMO: &str = "One attention head, 8-dimensional toy embeddings and weights (fixed, seeded), no causal mask. A token's change is the largest difference between its output now and in the original sentence. Without positions every change is zero: attention is permutation-equivariant. Reordering the tokens reorders their outputs and changes none of them (only the set of outputs is permutation-invariant). The two “the” tokens even get identical outputs. Choose the causal mask to see what a decoder does.";
-pub const PERMUTATION_DEMO_CAUSAL: &str = "One attention head, 8-dimensional toy embeddings and weights (fixed, seeded), with a causal mask: each token attends only to itself and the tokens before it. Without positions a token's output then depends on its word and on which words come before it, not on their order: a shuffle changes the output of each token whose set of preceding words changed, and the token in front attends only to itself. So a decoder without a positional encoding (NoPE; Kazemnejad et al., 2023) still sees order, and can learn positions from it.";
+pub const PERMUTATION_DEMO_CAUSAL: &str = "One attention head, 8-dimensional toy embeddings and weights (fixed, seeded), with a causal mask: each token attends only to itself and the tokens before it. Without positions a token's output then depends on its word and on which words come before it, counting repeats, not on their order: a shuffle changes the output of each token whose preceding words (with repeats) changed, and the token in front attends only to itself. So a decoder without a positional encoding (NoPE; Kazemnejad et al., 2023) still sees order, and can learn positions from it.";
 
 // Sinusoidal
 pub const SINUSOIDAL_INTRO: &str = "Without a causal mask, attention on its own treats a sentence as a bag of words. Vaswani et al. (2017) add to each token a vector that depends only on its position: pairs of columns hold the sine and cosine of the position at one frequency ω_i, and the frequencies fall geometrically from one pair i to the next.";
@@ -28,8 +28,8 @@ pub const PE_HEATMAP_CONCAT: &str = "Each row is one position pos, each column c
 pub const PE_CURVES: &str = "Each column of PE is a sine or cosine wave over positions. The wave of pair i has wavelength λ_i = 2π/ω_i = 2π·base^(2i/d_model): ";
 pub const PE_SPECTRUM: &str = "The frequencies ω_i = base^(−2i/d_model) fall geometrically, so on a log axis they form a straight line. Pairs whose wavelength λ_i exceeds seq_len (above the dotted grey line) never complete a turn inside the sequence. ";
 pub const PE_SPECTRUM_RISE: &str = "A sine column rises over the whole sequence only if its angle at the last position is at most a quarter turn (π/2), like a clock hand that moves no more than a quarter of the dial: that is, λ_i ≥ 4·(seq_len − 1). ";
-pub const PE_SIMILARITY: &str = "Each pair adds sin(p0·ω_i)·sin(pos·ω_i) + cos(p0·ω_i)·cos(pos·ω_i) = cos((pos − p0)·ω_i), so PE[p0]·PE[pos] depends only on the offset pos − p0: for an even d_model the matrix is constant along its diagonals, largest on the diagonal (d_model/2) and falling, with ripples, as positions move apart.";
-pub const PE_OFFSET: &str = "For every offset Δ there is one matrix M(Δ), the same at every position, with PE[pos + Δ] = M(Δ)·PE[pos]: it turns each (sin, cos) pair by the angle Δ·ω_i. The residual is the largest |M(Δ)·PE[pos] − PE[pos + Δ]| over the positions sampled (counted under the chart). Vaswani et al. (2017) chose sinusoids expecting this to let attention use relative positions. ";
+pub const PE_SIMILARITY: &str = "Each pair adds sin(p0·ω_i)·sin(pos·ω_i) + cos(p0·ω_i)·cos(pos·ω_i) = cos((pos − p0)·ω_i), so for an even d_model PE[p0]·PE[pos] depends only on the offset pos − p0: the matrix is constant along its diagonals, largest on the diagonal (d_model/2) and falling, with ripples, as positions move apart.";
+pub const PE_OFFSET: &str = "For every offset Δ there is one matrix M(Δ), the same at every position, with PE[pos + Δ] = M(Δ)·PE[pos]: it turns each (sin, cos) pair by the angle Δ·ω_i. The residual is the largest entry of |M(Δ)·PE[pos] − PE[pos + Δ]| over the positions sampled (counted under the chart). Vaswani et al. (2017) chose sinusoids expecting this to let attention use relative positions. ";
 pub const PE_OFFSET_ODD: &str = "With an odd d_model the last pair has a sine column but no cosine, so no rotation M(Δ) can advance it: for Δ > 0 the residual is not zero.";
 pub const PE_INDEX_PAIRS: &str = "The pair index i counts frequencies, not columns: with d_model columns there are ⌈d_model/2⌉ pairs. ";
 pub const PE_INDEX_LAYOUTS: &str = "The interleaved layout puts pair i in columns 2i and 2i + 1; the concatenated layout puts all sines first, then all cosines. Both hold the same numbers, in different columns.";
@@ -39,11 +39,13 @@ pub const LEARNED_INTRO: &str = "BERT and GPT-2 do not compute positions: they l
 pub const LEARNED_HEATMAP_TRAINED: &str = "Each row is the vector learned for one position. Unlike the sinusoidal table no formula makes it: training found it. ";
 pub const LEARNED_HEATMAP_RANDOM: &str = "Each row is one position's vector, drawn at random from N(0, 0.02²): a table before any training, as a model starts. No formula and no training has given it order yet. ";
 pub const LEARNED_HEATMAP_MINILM: &str = "In MiniLM, row 0, always the slot of BERT's [CLS] token, has about five times the norm of the others (2.36 against a median of 0.48). Grey rows past the end are the wall: positions the model never had.";
-pub const LEARNED_SIMILARITY_TRAINED: &str = "Training discovered order: neighbouring positions got similar vectors, so the matrix is bright along its diagonal. ";
-pub const LEARNED_SIMILARITY_RANDOM: &str = "A random table has no structure: each position is similar only to itself (the one-cell diagonal) and near zero to every other, near or far. Nothing in it tells neighbours from strangers. ";
+pub const LEARNED_SIMILARITY_TRAINED: &str = "Training discovered order: neighbouring positions got similar vectors, so the matrix is dark red (similar) along its diagonal. ";
+pub const LEARNED_SIMILARITY_RANDOM: &str = "A random table has no structure: each position is similar only to itself (the one-cell diagonal); to every other, near or far, its similarity is noise around zero, about 1/√width wide for a table of that width (narrow for a wide table). Nothing in it tells neighbours from strangers. ";
+pub const LEARNED_HEATMAP_FILE: &str = "Each row is the vector your file gives one position. ";
+pub const LEARNED_SIMILARITY_FILE: &str = "Cosine similarity of your file's position vectors: where neighbouring positions have similar vectors, the matrix is dark red along its diagonal. ";
 pub const LEARNED_SIMILARITY_MINILM: &str = "In the trained MiniLM table the order is only partly relative: the band changes along the diagonal (not a Toeplitz matrix), unlike the sinusoidal PE·PEᵀ.";
 pub const LEARNED_PCA: &str = "Each dot is one position, coloured from dark (the first position) to yellow (the last); the grey line joins neighbours. In the table's two directions of largest variance the trained positions wind around a ring, a trace of the periodic structure training found, while random vectors form a shapeless cloud. The axis labels say how much of the variance the plane holds.";
-pub const LEARNED_OFFSET: &str = "Averaged over every pos, the similarity of pos and pos + Δ falls with the offset Δ, with ripples, as if training had half-discovered sinusoids. For the random table it stays near zero at every offset.";
+pub const LEARNED_OFFSET: &str = "Averaged over every pos, the similarity of pos and pos + Δ falls steeply over the first hundred or so offsets Δ, with ripples, as if training had half-discovered sinusoids; at larger offsets, averaged over fewer and fewer pairs, it swings above and below zero. For the random table it stays near zero at every offset.";
 
 // RoPE
 pub const ROPE_INTRO: &str = "RoPE (Su et al., 2021, RoFormer) adds nothing to the token vectors. It rotates each pair i of query and key dimensions, (u, v), by an angle proportional to the position, pos·ω_i with ω_i = base^(−2i/D), D being the rotated dimensions. The score of a query at m and a key at n then depends only on m − n.";
@@ -60,7 +62,7 @@ pub const SCALING_FREQUENCIES: &str = "Position interpolation (Chen et al., 2023
 pub const SCALING_SCORE_DISTANCE: &str = "The chart runs out to s·L₀ (at most 131,072). The shaded range 0 to L₀ holds the distances the model saw in training; the methods try to keep the curve beyond it like the original curve inside it. YaRN and LongRoPE multiply cos and sin by an attention factor α (transformers' attention_factor), so the rotary part of every logit is multiplied by α²: for α > 1, as both defaults are for s > 1, a sharper softmax. That is YaRN's temperature t < 1, with √(1/t) = α = 0.1·ln s + 1 by default (LongRoPE's default is α = √(1 + ln s / ln L₀)); with partial rotary only the rotary part grows. Dynamic NTK and LongRoPE are drawn at every distance with their frequencies at the slider's seq_len; transformers would compute them again for a longer text.";
 
 // Relative biases
-pub const BIAS_INTRO: &str = "Some models add no position to the tokens at all. They add a number to each attention logit that depends only on where the key is relative to the query: ALiBi (Press et al., 2022; BLOOM, MPT) a straight penalty −slope_h·(m − n) with one slope per head h; T5 (Raffel et al., 2020) a learned scalar per bucket of distances, exact for short ones and logarithmic for long ones.";
+pub const BIAS_INTRO: &str = "Some models add no position to the tokens at all. They add a number to each attention logit that depends only on where the key is relative to the query: ALiBi (Press et al., 2022; BLOOM, MPT) a straight penalty −slope_h·(m − n) with one slope per head h (BLOOM's and MPT's code adds slope_h·n plus a constant per row instead: the same softmax); T5 (Raffel et al., 2020) a learned scalar per bucket of distances, exact for short ones and logarithmic for long ones.";
 pub const ALIBI_SLOPES: &str = "Steep heads look mostly at the last few tokens, shallow heads far back. Nothing is learned: the slopes are fixed before training (Press et al., 2022).";
 pub const ALIBI_BIAS: &str = "Entry (m, n) is added to the logit of the query at m for the key at n: −slope_h·(m − n), zero on the diagonal and falling linearly with distance. It depends only on m − n, so the same rule is defined at any length; Press et al. (2022) found that it extrapolates past the training length.";
 pub const T5_BUCKETS: &str = "Small distances get a bucket each. Past them the bucket number grows with the logarithm of the distance, so the buckets get wider, roughly geometrically, and the last one takes every distance from where the scale reaches it (at or before max_distance) onwards; the line under the chart counts them. Bidirectional attention gives keys after the query their own half of the buckets; causal attention maps every future key to bucket 0.";
@@ -86,7 +88,7 @@ pub const PRECISION_POSITIONS: &str = "A path that stores positions in a low-pre
 pub const PRECISION_FP16_INF: &str = "float16: infinity from position 65520 (its largest finite value is 65504); cos and sin of infinity are NaN, drawn as a gap.";
 pub const PRECISION_ANGLES: &str = "The error of each path's angle pos·ω_i against the float64 one, wrapped to (−π, π] (an error of π is a rotation pointing the wrong way). Errors below 1e-12 are drawn at 1e-12. The fast pairs (small i) break first: their ω_i is near 1, so a position stored a few units off turns them by whole radians.";
 pub const PRECISION_SCORE: &str = "In exact arithmetic the score of q = k = 1 depends only on m − n: this curve is the same for every query position m. Where a path stores m and its neighbours as one value, keys at different distances get the same rotation, the curve turns into steps or goes flat, and the model's sense of order near m is gone.";
-pub const PRECISION_ERROR: &str = "Each dot is the worst pair at one position. float32 stores every whole number up to 2^24 = 16,777,216 exactly, yet computing ω_i in float32 (each of its steps rounded) and rounding the product pos·ω_i add relative errors of a few times 2^−24 ≈ 6e-8, so the fast pairs drift past 0.1 rad after about 1.3 million positions (at head_dim 128 and base 10,000). The GPT-NeoX bfloat16 cache and Megatron's float16 path break thousands of times earlier; transformers' bfloat16 path keeps its angles in float32 and breaks where float32 does. Gaps are infinity or NaN (float16 from 65520).";
+pub const PRECISION_ERROR: &str = "Each dot is the worst pair at one position. float32 stores every whole number up to 2^24 = 16,777,216 exactly, yet computing ω_i in float32 (each of its steps rounded) and rounding the product pos·ω_i add relative errors of a few times 2^−24 ≈ 6e-8, so the fast pairs drift past 0.1 rad after about 1.3 million positions (at head_dim 128 and base 10,000; the chart samples positions on a log scale, so its first sample past that can come later). The GPT-NeoX bfloat16 cache and Megatron's float16 path break thousands of times earlier; transformers' bfloat16 path keeps its angles in float32 and breaks where float32 does. Gaps are infinity or NaN (float16 from 65520).";
 
 // The Real models view.
 pub const MODELS_INTRO: &str = "Which positions do the models people use today have? Each row of the table is a released model; each value comes from its config, reference code, model card or documentation, named under the table. Choose RoPE models to draw their frequencies together, as their scaling leaves them; then ask how large a base a context length needs (Men et al., 2024).";
@@ -168,6 +170,10 @@ pub const ALL: &[Caption] = &[
     },
     Caption {
         place: "learned-heatmap",
+        text: LEARNED_HEATMAP_FILE,
+    },
+    Caption {
+        place: "learned-heatmap",
         text: LEARNED_HEATMAP_MINILM,
     },
     Caption {
@@ -177,6 +183,10 @@ pub const ALL: &[Caption] = &[
     Caption {
         place: "learned-similarity",
         text: LEARNED_SIMILARITY_RANDOM,
+    },
+    Caption {
+        place: "learned-similarity",
+        text: LEARNED_SIMILARITY_FILE,
     },
     Caption {
         place: "learned-similarity",

@@ -101,13 +101,21 @@ fn SlopesPanel(bias_state: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl 
     let note = move || {
         let n = bias_state.with(|b| b.heads);
         if n.is_power_of_two() {
-            format!(
-                "{n} heads: slope_h = 2^(−8(h+1)/{n}) for h = 0 … {}, a geometric sequence.",
-                n - 1
-            )
+            if n == 1 {
+                "1 head: slope_h = 2^(−8(h+1)/1) = 2^(−8) for h = 0.".to_string()
+            } else {
+                format!(
+                    "{n} heads: slope_h = 2^(−8(h+1)/{n}) for h = 0 … {}, a geometric sequence.",
+                    n - 1
+                )
+            }
         } else {
             let c = 1usize << (usize::BITS - 1 - n.leading_zeros());
-            format!("{n} is not a power of two: the first {c} slopes come from the {c}-head sequence, the other {} are every other slope of the {}-head one.", n - c, 2 * c)
+            let rest = match n - c {
+                1 => "the other one is the first slope".to_string(),
+                r => format!("the other {r} are every other slope"),
+            };
+            format!("{n} is not a power of two: the first {c} slopes come from the {c}-head sequence, {rest} of the {}-head one.", 2 * c)
         }
     };
     view! {

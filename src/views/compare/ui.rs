@@ -178,7 +178,18 @@ fn SimilarityPanel() -> impl IntoView {
                 x_label: "offset Δ".into(),
                 y_label: "similarity of pos and pos + Δ".into(),
                 x_range: (0.0, k_max.get() as f64),
-                y_range: (-0.3, 1.05),
+                // From −0.3, or lower where a curve goes lower (the learned table's swings
+                // past Δ ≈ 240): no curve is cut at the axis.
+                y_range: (
+                    (cs.iter()
+                        .flat_map(|(_, ys)| ys.iter().copied())
+                        .filter(|v| v.is_finite())
+                        .fold(-0.3f64, f64::min)
+                        * 10.0)
+                        .floor()
+                        / 10.0,
+                    1.05,
+                ),
                 y_log: false,
                 x_log: false,
                 series,

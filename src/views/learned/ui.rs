@@ -336,7 +336,8 @@ fn HeatmapPanel(shared: LearnedShared) -> impl IntoView {
             <p class="about">
                 {move || match shared.learned_state.with(|l| l.table) {
                     TableSource::Random => crate::captions::LEARNED_HEATMAP_RANDOM,
-                    _ => crate::captions::LEARNED_HEATMAP_TRAINED,
+                    TableSource::File => crate::captions::LEARNED_HEATMAP_FILE,
+                    TableSource::MiniLm => crate::captions::LEARNED_HEATMAP_TRAINED,
                 }}
                 {crate::captions::LEARNED_HEATMAP_MINILM}
             </p>
@@ -448,7 +449,8 @@ fn SimilarityPanel(shared: LearnedShared) -> impl IntoView {
             <p class="about">
                 {move || match shared.learned_state.with(|l| l.table) {
                     TableSource::Random => crate::captions::LEARNED_SIMILARITY_RANDOM,
-                    _ => crate::captions::LEARNED_SIMILARITY_TRAINED,
+                    TableSource::File => crate::captions::LEARNED_SIMILARITY_FILE,
+                    TableSource::MiniLm => crate::captions::LEARNED_SIMILARITY_TRAINED,
                 }}
                 {crate::captions::LEARNED_SIMILARITY_MINILM}
             </p>

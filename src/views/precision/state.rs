@@ -25,7 +25,7 @@ pub const ABOUT: About = About {
 
 pub const PREC_HEAD_DIM: IntSpec = IntSpec {
     name: "head_dim",
-    label: "Rotated dimensions D (head_dim)",
+    label: "Rotated dimensions D",
     min: 2,
     max: 512,
     default: 128,
@@ -116,7 +116,7 @@ pub const PRECISION_PRESETS: [PrecisionPreset; 4] = [
         query: "head_dim=128&theta=1000000",
     },
     PrecisionPreset {
-        name: "GPT-NeoX-20B under bfloat16 (its 24 rotating dimensions)",
+        name: "GPT-NeoX's bfloat16 cache at 20B's 24 rotating dimensions",
         query: "head_dim=24&theta=10000&paths=exact,bf16_cache&pos=2049&m=2049",
     },
 ];

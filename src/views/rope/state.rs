@@ -196,15 +196,14 @@ impl RopeState {
     /// The query and key vectors the panels use.
     pub fn vectors(&self) -> (Vec<f64>, Vec<f64>) {
         let h = self.head_dim;
-        match self.qk {
-            QkSource::Ones => (vec![1.0; h], vec![1.0; h]),
-            QkSource::Custom => match (&self.q, &self.k) {
-                (Some(q), Some(k)) if q.len() == h && k.len() == h => (q.clone(), k.clone()),
-                // As a link with such vectors reads (`RopeState::read`): q = k = 1, said
-                // under the text boxes.
-                _ => (vec![1.0; h], vec![1.0; h]),
-            },
-            QkSource::Random => self.random_vectors(),
+        match (self.qk, &self.q, &self.k) {
+            (QkSource::Custom, Some(q), Some(k)) if q.len() == h && k.len() == h => {
+                (q.clone(), k.clone())
+            }
+            (QkSource::Random, ..) => self.random_vectors(),
+            // All ones; and custom vectors that no longer have head_dim numbers, as a link with
+            // them reads (`RopeState::read`), said under the text boxes.
+            _ => (vec![1.0; h], vec![1.0; h]),
         }
     }
 

@@ -196,9 +196,13 @@ pub(super) fn OffsetPanel(
                 <StateRange spec=OFFSET get=|s| s.sinusoidal.offset as f64 put=|s, v| s.sinusoidal.offset = v as usize/>
             })}
             <ChartCanvas chart=matrix_canvas label=Signal::derive(move || {
-                let d = pe.with(|pe| pe.d_model);
-                let zoom = if d > OFFSET_ZOOM { format!(" Shown: its first {OFFSET_ZOOM} of {d} columns and rows (the rest continues the diagonal; the Matrix CSV holds all).") } else { String::new() };
-                format!("Block-diagonal matrix M({}) that maps PE[pos] to PE[pos+{}].{zoom}", k.get(), k.get())
+                let (d, layout) = pe.with(|pe| (pe.d_model, pe.layout));
+                let zoom = if d > OFFSET_ZOOM { format!(" Shown: its first {OFFSET_ZOOM} of {d} columns and rows (the Matrix CSV holds all).") } else { String::new() };
+                let shape = match layout {
+                    Layout::Interleaved => "Block-diagonal matrix",
+                    Layout::Concat => "Matrix (pair i couples column i with column ⌈d_model/2⌉ + i in this layout)",
+                };
+                format!("{shape} M({}) that maps PE[pos] to PE[pos+{}].{zoom}", k.get(), k.get())
             }) paint=paint_matrix height=300.0/>
             <ChartCanvas chart=row_canvas label=Signal::derive(move || format!("PE[{}] beside M({})·PE[{}].", p0.get() + k.get(), k.get(), p0.get())) paint=paint_rows height=220.0/>
             <p class="residual" data-residual=residual_value>{residual_text}</p>
@@ -343,34 +347,51 @@ pub(super) fn IndexPanel(
             )
         })
     };
-    // The source material's second form: a loop over columns, with the col ↔ i rule.
+    // The source material's second form: a loop over columns, with the col ↔ i rule of the
+    // layout shown (Vaswani et al.'s is the interleaved one).
     let column_loop = move || {
         let s = sinusoidal_state.get();
         let p0 = s.p0_in_range();
-        let col = loop_col.get();
         pe.with(|pe| {
-            let odd = col % 2 == 1;
-            let exponent_col = if odd { col - 1 } else { col };
-            let i = exponent_col / 2;
-            let angle = p0 as f64 / s.base.powf(exponent_col as f64 / s.d_model as f64);
-            let value = if odd { angle.cos() } else { angle.sin() };
-            let rule = if odd {
-                format!("col = {col} is odd: cos, col - 1 = {exponent_col}, pair i = (col - 1) / 2 = {i}")
-            } else {
-                format!("col = {col} is even: sin, pair i = col / 2 = {i}")
+            let col = loop_col.get().min(pe.d_model.saturating_sub(1));
+            let (i, kind) = pe.role(col);
+            let angle = p0 as f64 * pe.omegas[i];
+            let (value, f) = match kind {
+                ColumnKind::Sin => (angle.sin(), "sin"),
+                ColumnKind::Cos => (angle.cos(), "cos"),
             };
-            let layout_note = match pe.layout {
-                Layout::Interleaved => String::new(),
-                Layout::Concat => "\n# (this loop is the interleaved layout; the view shows the concatenated one)".to_string(),
+            let half = pe.omegas.len();
+            let (body, rule, exponent) = match pe.layout {
+                Layout::Interleaved => (
+                    format!(
+                        "    for col in range(d_model):\n        if col % 2 == 0:\n            PE[pos][col] = math.sin(pos / {b} ** (col / d_model))\n        else:\n            PE[pos][col] = math.cos(pos / {b} ** ((col - 1) / d_model))",
+                        b = sig(s.base, 6)
+                    ),
+                    match kind {
+                        ColumnKind::Cos => format!("col = {col} is odd: cos, col - 1 = {}, pair i = (col - 1) / 2 = {i}", 2 * i),
+                        ColumnKind::Sin => format!("col = {col} is even: sin, pair i = col / 2 = {i}"),
+                    },
+                    format!("{}", 2 * i),
+                ),
+                Layout::Concat => (
+                    format!(
+                        "    half = (d_model + 1) // 2\n    for col in range(d_model):\n        if col < half:\n            PE[pos][col] = math.sin(pos / {b} ** (2 * col / d_model))\n        else:\n            PE[pos][col] = math.cos(pos / {b} ** (2 * (col - half) / d_model))",
+                        b = sig(s.base, 6)
+                    ),
+                    match kind {
+                        ColumnKind::Cos => format!("col = {col} ≥ half = {half}: cos, pair i = col - half = {i}"),
+                        ColumnKind::Sin => format!("col = {col} < half = {half}: sin, pair i = col = {i}"),
+                    },
+                    format!("2 * {i}"),
+                ),
             };
             format!(
-                "import math\nPE = [[0.0] * d_model for _ in range(seq_len)]\nfor pos in range(seq_len):\n    for col in range(d_model):\n        if col % 2 == 0:\n            PE[pos][col] = math.sin(pos / {base} ** (col / d_model))\n        else:\n            PE[pos][col] = math.cos(pos / {base} ** ((col - 1) / d_model))\n\n# {rule}{layout_note}\n# live values at pos = {p0}:\n#   {p0} / {base} ** ({exponent_col} / {d}) = {}\n#   PE[{p0}][{col}] = {}({}) = {}\n",
+                "import math\nPE = [[0.0] * d_model for _ in range(seq_len)]\nfor pos in range(seq_len):\n{body}\n\n# {rule}\n# live values at pos = {p0}:\n#   {p0} / {base} ** ({exponent} / {d}) = {}\n#   PE[{p0}][{col}] = {f}({}) = {}\n",
                 sig(angle, 8),
-                if odd { "cos" } else { "sin" },
                 sig(angle, 8),
                 sig(value, 8),
                 base = sig(s.base, 6),
-                d = s.d_model,
+                d = pe.d_model,
             )
         })
     };
@@ -430,7 +451,10 @@ pub(super) fn IndexPanel(
                     <pre class="code" tabindex="0" aria-label="Loop over pairs, with live values"><code>{code}</code></pre>
                 </figure>
                 <figure>
-                    <figcaption>"Loop over columns col (col = 2i → i = col/2; col = 2i+1 → i = (col−1)/2)"</figcaption>
+                    <figcaption>{move || match sinusoidal_state.with(|s| s.layout) {
+                        Layout::Interleaved => "Loop over columns col (col = 2i → i = col/2; col = 2i+1 → i = (col−1)/2)",
+                        Layout::Concat => "Loop over columns col (col < ⌈d_model/2⌉ → i = col; otherwise i = col − ⌈d_model/2⌉)",
+                    }}</figcaption>
                     <pre class="code column-loop" tabindex="0" aria-label="Loop over columns, with live values"><code>{column_loop}</code></pre>
                 </figure>
             </div>
