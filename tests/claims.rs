@@ -848,6 +848,15 @@ fn claims() -> Vec<Claim> {
             assert!((median - 0.48).abs() < 0.005, "{median}");
             assert!((4.5..5.5).contains(&(t.norm(0) / median)));
         }),
+        claim("learned-offset", "falls steeply over the first hundred or so offsets Δ, with ripples, as if training had half-discovered sinusoids; at larger offsets, averaged over fewer and fewer pairs, it swings above and below zero", || {
+            // MiniLM's table, averaged over every pos: 0.85 at Δ = 1, about 0.1 by Δ = 100;
+            // past Δ = 200 it goes below −0.2 and above +0.3.
+            let t = minilm();
+            let mean = |k: usize| (0..512 - k).map(|p| t.cosine(p, p + k)).sum::<f64>() / (512 - k) as f64;
+            assert!(mean(1) > 0.8 && mean(100) < 0.2, "{} {}", mean(1), mean(100));
+            let far: Vec<f64> = (200..512).map(mean).collect();
+            assert!(far.iter().any(|&v| v < -0.2) && far.iter().any(|&v| v > 0.3));
+        }),
         claim("learned-offset", "near zero at every offset", || {
             let t = Table::random(256, 384, 3);
             assert!((1..200).all(|k| (0..256 - k).map(|p| t.cosine(p, p + k)).sum::<f64>().abs() / (256 - k) as f64 <= 0.05));
