@@ -46,19 +46,32 @@ function hostileQueries(count, views) {
   return out;
 }
 
-test('hundreds of hostile query strings: every view still renders, says what it adjusted, never panics', async () => {
+test('hundreds of hostile query strings: every view still renders, says what it adjusted, never panics', async (t) => {
   const { page, context, errors } = await openApp(app.browser, app.server.url);
   const queries = hostileQueries(280, await viewNames(app));
   const failures = [];
+  const shown = async (q) => {
+    await page.goto(`${app.server.url}?${q}`);
+    await page.waitForSelector('main .view', { timeout: 15000 });
+    await page.waitForFunction(() => (window.__peLab?.paints ?? 0) > 0 || !document.querySelector('canvas.chart'), null, { timeout: 15000 });
+  };
   for (const q of queries) {
     errors.length = 0;
-    await page.goto(`${app.server.url}?${q}`);
     try {
-      await page.waitForSelector('main .view', { timeout: 10000 });
-      await page.waitForFunction(() => (window.__peLab?.paints ?? 0) > 0 || !document.querySelector('canvas.chart'), null, { timeout: 10000 });
-    } catch (e) {
-      failures.push(`${q.slice(0, 120)}: no view (${e.message.split('\n')[0]})`);
-      continue;
+      await shown(q);
+    } catch (first) {
+      // A shared CI machine can stall a load for seconds (seen once in 1 of ~20 full runs, a
+      // query that loads in 0.2 s here). The same query is loaded once more: a query that breaks
+      // the app fails both times, a stall does not. The first failure is reported either way.
+      const body = await page.evaluate(() => document.body?.innerText.slice(0, 200)).catch(() => '?');
+      t.diagnostic(`${q.slice(0, 120)}: not shown at the first load (${first.message.split('\n')[0]}); page said: ${JSON.stringify(body)}`);
+      errors.length = 0;
+      try {
+        await shown(q);
+      } catch (e) {
+        failures.push(`${q.slice(0, 120)}: no view (${e.message.split('\n')[0]})`);
+        continue;
+      }
     }
     const banner = await page.locator('.panic-banner').count();
     const panics = errors.filter((e) => /panicked|unreachable|RuntimeError/.test(e));

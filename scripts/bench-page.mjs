@@ -63,13 +63,28 @@ export function instrument() {
     const box = e.target.closest?.('.control')?.querySelector('.num');
     if (box) setTimeout(() => shownValues.push(box.value), 0);
   });
+  // The app may apply a value at once, in the input's own task, when its page is quiet (rule 1
+  // of src/scheduler.rs): its paints then run before the next frame begins. That work is the
+  // app's too: from the dispatch to the end of the task (a message posted after its
+  // microtasks), up to the frame's start, when the input's dispatch applied a frame's values.
+  let applied0 = 0;
+  let inputTask = null;
+  const taskEnd = new MessageChannel();
+  taskEnd.port1.onmessage = () => { if (inputTask && inputTask.end === null) inputTask.end = performance.now(); };
   addEventListener('input', (e) => {
     const stamp = e.timeStamp - moved < 100 ? Math.min(moved, e.timeStamp) : e.timeStamp;
     inputs.push(stamp);
     window.__benchDispatch = e.timeStamp;
+    applied0 = window.__peLab?.appliedFrames ?? 0;
+    inputTask = { start: performance.now(), end: null, atOnce: false };
     onInput?.(stamp);
     onInput = null;
   }, true);
+  addEventListener('input', () => {
+    if (!inputTask) return;
+    inputTask.atOnce = (window.__peLab?.appliedFrames ?? 0) !== applied0;
+    taskEnd.port2.postMessage(0);
+  });
   const busy = () => (window.__peLab?.pending ?? 0) > 0;
 
   window.__bench = {
@@ -85,6 +100,7 @@ export function instrument() {
         const timer = setTimeout(() => { onInput = null; resolve(null); }, 2000);
         onInput = async (stamp) => {
           clearTimeout(timer);
+          const task = inputTask;
           const frames = [];
           let last = base;
           let lastChange = stamp;
@@ -113,8 +129,10 @@ export function instrument() {
             first: first === undefined ? null : first - stamp,
             // From the start of the first frame after the input (its animation-frame callbacks)
             // to the end of the first frame showing the change, and how many frames that was
-            // after the first: the app's part, without the wait for the display's next frame.
-            fromFrame: first === undefined ? null : first - frames[0].start,
+            // after the first: the app's part, without the wait for the display's next frame
+            // (plus, for a value applied at once, the input task's own work before that frame).
+            // With the work the input's own task did when the value was applied at once.
+            fromFrame: first === undefined ? null : first - frames[0].start + (task?.atOnce ? Math.max(0, Math.min(task.end ?? frames[0].start, frames[0].start) - task.start) : 0),
             framesLate: firstFrame ? frames.indexOf(firstFrame) : null,
             all: first === undefined ? null : all - stamp,
             settled: first === undefined ? null : settled - stamp,

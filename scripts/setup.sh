@@ -18,6 +18,23 @@ apt_install() {
 }
 
 command -v cargo >/dev/null || { echo "Rust (cargo) is needed: https://rustup.rs" >&2; exit 1; }
+
+# A panic message names its source file; for a crate from the registry that is its full path on
+# the building machine (/root/.cargo/registry/src/index.crates.io-…/plotters-0.3.7/src/…). The
+# wasm carries about fifty of them: trimmed to `plotters-0.3.7/src/…`, the first download is
+# about 120 bytes gzip smaller. Appended to .cargo/config.toml's wasm flags (cargo joins the two
+# lists). Builds run by hand (`trunk build`) should export the same, or cargo rebuilds every
+# crate when the flags differ.
+registry_src="${CARGO_HOME:-$HOME/.cargo}/registry/src"
+# On a fresh machine the sources are not there yet: fetch them first, so the first build is
+# the same as every later one.
+if ! ls -d "$registry_src"/*/ >/dev/null 2>&1; then log "fetching the crates' sources"; cargo fetch --locked; fi
+remap=""
+for d in "$registry_src"/*/; do
+  case "$d" in *" "*) ;; *) [ -d "$d" ] && remap="$remap --remap-path-prefix=$d=" ;; esac
+done
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="${remap# }"
+
 if ! command -v npm >/dev/null; then log "installing Node.js and npm"; apt_install nodejs npm; fi
 
 if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then

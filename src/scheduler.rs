@@ -6,9 +6,14 @@
 //! these values, give these charts their turn, ask for a frame or an idle period. Every rule
 //! below is a native test in `tests/scheduler.rs`.
 //!
-//! 1. **A value is applied in the next frame, once.** A slider's value waits for the next
-//!    animation frame; a newer value of the same control replaces it ([`Scheduler::input`],
-//!    [`Scheduler::frame`]).
+//! 1. **A value is applied in the next frame, once, or at once on a quiet page.** A slider's
+//!    value waits for the next animation frame; a newer value of the same control replaces it
+//!    ([`Scheduler::input`], [`Scheduler::frame`]). When the last frame applied nothing and
+//!    none is asked for (a key press, a click on the track, the first move of a drag), the
+//!    value is applied at once ([`Input::AtOnce`]): its paints use the time before the next
+//!    frame instead of that frame's. At most one value is applied so between two frames, and
+//!    a frame that applies values asks for the next, so a stream of inputs is applied once a
+//!    frame as before.
 //! 2. **Only what is on screen costs an input's frame.** A chart whose inputs changed is
 //!    marked dirty, not painted. Dirty charts on screen paint together in the next frame
 //!    (in the frame that applied the input, once its effects have marked them:
@@ -68,6 +73,16 @@ pub struct Asks {
     pub idle_in: Option<f64>,
     /// A call of [`Scheduler::turns`] once the effects already queued have run.
     pub turns: bool,
+}
+
+/// What an input does ([`Scheduler::input`]).
+#[derive(Debug, PartialEq)]
+#[must_use]
+pub enum Input {
+    /// The page is quiet: apply the value now, by a call of [`Scheduler::frame`] at once.
+    AtOnce,
+    /// The value waits for the next frame: ask the browser for this.
+    Wait(Asks),
 }
 
 impl Asks {
@@ -158,6 +173,8 @@ pub struct Scheduler<T> {
     flushed: bool,
     /// This frame applied values and has not yet counted whether a chart had to change.
     uncounted: bool,
+    /// The last frame applied no value: an input may be applied at once.
+    quiet: bool,
     applied_frames: u32,
     needed_frames: u32,
     /// Other work that waits for the controls to rest (a URL write, a chunk loading).
@@ -181,6 +198,7 @@ impl<T> Default for Scheduler<T> {
             in_frame: false,
             flushed: false,
             uncounted: false,
+            quiet: true,
             applied_frames: 0,
             needed_frames: 0,
             other: 0,
@@ -326,15 +344,21 @@ impl<T> Scheduler<T> {
     }
 
     /// A control's new `value` at `now`: it waits for the next frame, in place of a value of
-    /// the same control still waiting.
-    pub fn input(&mut self, control: ControlId, value: T, now: f64) -> Asks {
+    /// the same control still waiting; or, on a quiet page (the last frame applied nothing,
+    /// no frame is asked for, no frame's paints are running), it is applied at once: the
+    /// answer is [`Input::AtOnce`].
+    pub fn input(&mut self, control: ControlId, value: T, now: f64) -> Input {
         self.last_change = now;
         self.last_input = now;
         match self.inputs.iter_mut().find(|(c, _)| *c == control) {
             Some(waiting) => waiting.1 = value,
             None => self.inputs.push((control, value)),
         }
-        self.ask_frame()
+        if self.quiet && !self.frame_asked && !self.in_frame {
+            self.quiet = false;
+            return Input::AtOnce;
+        }
+        Input::Wait(self.ask_frame())
     }
 
     /// The values still waiting, to apply now (a click or key arrived: what it does sees the
@@ -352,12 +376,13 @@ impl<T> Scheduler<T> {
         self.flushed = false;
     }
 
-    /// An animation frame begins.
+    /// An animation frame begins (or an input on a quiet page is applied at once).
     pub fn frame(&mut self) -> Frame<T> {
         self.frame_asked = false;
         self.frame_paint_ms = 0.0;
         let apply = std::mem::take(&mut self.inputs);
         let after_paints = std::mem::take(&mut self.after_frame);
+        self.quiet = apply.is_empty();
         if apply.is_empty() {
             let turns = self.take_queued();
             return Frame {
@@ -370,7 +395,10 @@ impl<T> Scheduler<T> {
         self.in_frame = true;
         self.uncounted = true;
         self.applied_frames += 1;
-        let asks = self.ask_turns();
+        let mut asks = self.ask_turns();
+        // The next frame tells whether the inputs have stopped (it applies nothing).
+        self.frame_asked = true;
+        asks.frame = true;
         Frame {
             apply,
             turns: Vec::new(),

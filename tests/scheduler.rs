@@ -50,8 +50,9 @@ impl Page {
     }
 
     /// An animation frame in which the values waiting are applied: each changes `changes`
-    /// (their effects mark those charts dirty), then the charts given a turn paint.
-    /// Returns the charts painted and the exports run after the paints.
+    /// (their effects mark those charts dirty), then the charts given a turn paint; then the
+    /// frame it asks for, in which no input came. Returns the charts painted and the exports
+    /// run after the paints.
     fn frame(&mut self, changes: &[ChartId]) -> (Vec<ChartId>, Vec<&'static str>) {
         let f = self.s.frame();
         let mut turns = f.turns;
@@ -69,7 +70,18 @@ impl Page {
             self.paint(id);
         }
         self.s.frame_done();
-        (turns, f.after_paints)
+        let mut after = f.after_paints;
+        if f.asks.frame {
+            // The frame after one that applied values (the inputs stopped: it applies none).
+            let next = self.s.frame();
+            assert!(next.apply.is_empty() && !next.asks.frame);
+            for &id in &next.turns {
+                self.paint(id);
+            }
+            turns.extend(next.turns);
+            after.extend(next.after_paints);
+        }
+        (turns, after)
     }
 
     /// Idle periods until nothing is left to do; the charts they painted.
@@ -94,22 +106,62 @@ impl Page {
 #[test]
 fn a_value_is_applied_in_the_next_frame_and_only_the_last_of_each_control() {
     let mut s: Scheduler<&str> = Scheduler::new();
-    assert!(
-        s.input(1, "d_model=64", 0.0).frame,
-        "the first value asks for a frame"
+    assert_eq!(
+        s.input(1, "d_model=32", 0.0),
+        Input::AtOnce,
+        "on a quiet page a value is applied at once"
     );
+    let f = s.frame();
+    assert_eq!(f.apply, vec![(1, "d_model=32")]);
     assert!(
-        !s.input(1, "d_model=96", 4.0).frame,
-        "one frame is asked for"
+        f.asks.frame,
+        "a frame that applies values asks for the next"
     );
+    s.frame_done();
+    assert_eq!(
+        s.input(1, "d_model=64", 2.0),
+        Input::Wait(Asks::default()),
+        "a value before that frame waits for it (asked already: one frame is asked for)"
+    );
+    assert_eq!(s.input(1, "d_model=96", 4.0), Input::Wait(Asks::default()));
     let _ = s.input(2, "base=500", 5.0);
-    assert!(!s.input(1, "d_model=128", 8.0).frame);
+    assert_eq!(s.input(1, "d_model=128", 8.0), Input::Wait(Asks::default()));
     assert_eq!(s.pending(), 2, "each control's waiting value counts once");
     let f = s.frame();
     assert_eq!(f.apply, vec![(1, "d_model=128"), (2, "base=500")]);
+    s.frame_done();
+    // Inputs faster than frames: each frame applies the last value and asks for the next.
+    assert_ne!(s.input(1, "d_model=160", 20.0), Input::AtOnce);
+    assert_eq!(s.frame().apply, vec![(1, "d_model=160")]);
+    s.frame_done();
     let again = s.frame();
     assert!(again.apply.is_empty(), "a value is applied once");
-    assert_eq!(s.frame_counts().0, 1);
+    assert!(
+        !again.asks.frame,
+        "a frame that applied nothing asks for none"
+    );
+    assert_eq!(s.frame_counts().0, 3);
+    assert_eq!(
+        s.input(1, "d_model=192", 40.0),
+        Input::AtOnce,
+        "after a frame that applied nothing, the page is quiet again"
+    );
+}
+
+#[test]
+fn a_value_while_a_frames_paints_run_waits_for_a_frame() {
+    let mut s: Scheduler<&str> = Scheduler::new();
+    let _ = s.input(1, "a", 0.0);
+    assert_eq!(s.frame().apply.len(), 1);
+    // The next frame comes before the first one's paints are done (no `frame_done` yet).
+    assert!(s.frame().apply.is_empty());
+    let late = s.input(1, "b", 1.0);
+    assert!(
+        matches!(late, Input::Wait(Asks { frame: true, .. })),
+        "a value while a frame's paints run waits for the next frame: {late:?}"
+    );
+    s.frame_done();
+    assert_eq!(s.frame().apply, vec![(1, "b")]);
 }
 
 #[test]
@@ -367,7 +419,10 @@ fn an_export_in_the_frame_that_applied_a_move_still_gets_a_frame() {
     let _ = page.s.dirty(seen, page.now);
     // A click handled before the frame's task ends.
     match page.s.export(seen, "now.png") {
-        Export::Wait(asks) => assert!(asks.frame, "a frame must come for the export"),
+        Export::Wait(asks) => assert!(
+            asks.frame || f.asks.frame,
+            "a frame must come for the export"
+        ),
         other => panic!("{other:?}"),
     }
     assert_eq!(page.s.turns(), vec![seen]);

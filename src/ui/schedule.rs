@@ -26,7 +26,7 @@ use wasm_bindgen::JsCast;
 
 use super::context::AppCtx;
 use super::dom;
-use crate::scheduler::{Asks, ChartId, Export, Scheduler};
+use crate::scheduler::{Asks, ChartId, Export, Input, Scheduler};
 
 /// Work handed to the scheduler to run later: a control's value to apply, or an export.
 type Task = Box<dyn FnOnce()>;
@@ -243,10 +243,15 @@ fn idle() {
 /// nothing on the page: the browser's own handling of the drag (a hit test) does not lay the
 /// page out again for the text the new value changes, every change is laid out once, in the
 /// frame that paints it, and inputs that arrive faster than frames cost one update each frame.
+/// On a quiet page (the last frame applied nothing: a key press, a click on the track, a
+/// drag's first move) the value is applied at once instead, and its charts paint before the
+/// next frame begins: that frame has only to present them (rule 1 of [`crate::scheduler`]).
 pub fn apply_in_frame(control: u32, apply: impl FnOnce() + 'static) {
     install_flush();
-    let asks = schedule(|s| s.input(control, Box::new(apply), dom::now_ms()));
-    ask(asks);
+    match schedule(|s| s.input(control, Box::new(apply), dom::now_ms())) {
+        Input::AtOnce => frame(),
+        Input::Wait(asks) => ask(asks),
+    }
     publish_counts();
 }
 
@@ -360,17 +365,8 @@ pub fn other_pending(delta: i32) {
 /// values, and those in which a chart on screen had to change), and `framePaintMs` (what the
 /// charts painted since the last frame began cost: the benchmark's breakdown of a move).
 fn publish_counts() {
-    /// Pending, (applied, needed) frames, and the frame's paint cost.
-    type Counts = (u32, (u32, u32), f64);
-    thread_local! {
-        /// The counts last published: a move calls this a dozen times, mostly with no change.
-        static PUBLISHED: Cell<Option<Counts>> = const { Cell::new(None) };
-    }
-    let counts = schedule(|s| (s.pending(), s.frame_counts(), s.frame_paint_ms()));
-    if PUBLISHED.with(|p| p.replace(Some(counts))) == Some(counts) {
-        return;
-    }
-    let (pending, (applied, needed), paint_ms) = counts;
+    let (pending, (applied, needed), paint_ms) =
+        schedule(|s| (s.pending(), s.frame_counts(), s.frame_paint_ms()));
     dom::set_record("pending", f64::from(pending));
     dom::set_record("appliedFrames", f64::from(applied));
     dom::set_record("neededFrames", f64::from(needed));
