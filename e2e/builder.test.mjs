@@ -117,7 +117,7 @@ test('a teacher builds a three-step lesson through the UI; the preview, the file
   await editor(page).locator('select[data-field="control"]').selectOption('theta');
   await builder.locator('[data-builder-step="2"] .problems li').waitFor();
   assert.equal(await builder.locator('[data-builder-step="2"] .problems li').innerText(),
-    'step 2, field “control”: the prompt names “theta”, which the step locks: a student could not move it');
+    'Step 2, “The control the prompt names”: the prompt names “theta”, which the step locks: a student could not move it');
   await editor(page).locator('select[data-field="control"]').selectOption('head_dim');
   await page.waitForFunction(() => !document.querySelector('[data-builder-step="2"] .problems li'));
 
@@ -137,14 +137,14 @@ test('a teacher builds a three-step lesson through the UI; the preview, the file
   await editor(page).getByLabel('Choice 3', { exact: true }).fill('Only the last ones');
   // No right answer yet: the loader's message.
   await builder.locator('[data-builder-step="3"] .problems li').waitFor();
-  assert.match(await builder.locator('[data-builder-step="3"] .problems li').innerText(), /step 3, field “question\.explain”: missing|step 3, field “question\.explain”: is empty/);
+  assert.match(await builder.locator('[data-builder-step="3"] .problems li').innerText(), /Step 3, “Explanation”: (missing|is empty)/);
   await editor(page).locator('textarea[data-field="explain"]').fill('No: each row depends only on its own position.');
   assert.equal(await builder.locator('[data-builder-step="3"] .problems li').innerText(),
-    'step 3, field “question.answer”: must be the right choice\'s number, 1 to 3');
+    'Step 3, “Answer”: mark the right choice');
   await editor(page).getByLabel('Choice 2 is the right one').check();
   // The reveal: the same as the step is refused by the loader; then seq_len 100.
   await editor(page).getByRole('button', { name: 'Use this as the reveal' }).click();
-  assert.match(await builder.locator('[data-builder-step="3"] .problems li').innerText(), /step 3, field “question\.reveal”: is the same as the step's state/);
+  assert.match(await builder.locator('[data-builder-step="3"] .problems li').innerText(), /Step 3, “Reveal”: is the same as the step's state/);
   await slide(page, '#ctl-seq_len', 100);
   await settle(page);
   await editor(page).getByRole('button', { name: 'Use this as the reveal' }).click();
@@ -289,7 +289,7 @@ test('a hostile lesson link runs no script, panics nothing and gets one message'
   }
 });
 
-test('the builder checks as the loader does: the same message in both', async () => {
+test('the builder checks as the loader does: the same problem in both, in the form\'s words', async () => {
   const lesson = { title: 'Checks', steps: [{ title: 'S', panels: ['pe-heatmap'], state: 'seq_len=50', text: ' ', try: 'Try.' }] };
   const dir = path.join(DIST, 'e2e-builder-checks');
   fs.mkdirSync(dir, { recursive: true });
@@ -306,7 +306,8 @@ test('the builder checks as the loader does: the same message in both', async ()
     await page.locator('[data-builder] input[type="file"]').setInputFiles({ name: 'empty-text.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(lesson)) });
     const said = page.locator('[data-builder-step="1"] .problems li');
     await said.waitFor();
-    assert.ok(loader.includes(await said.innerText()), `${loader} / ${await said.innerText()}`);
+    // The loader names the file's key (`text`), the builder its form's label (“Text”).
+    assert.equal(await said.innerText(), 'Step 1, “Text”: is empty');
   } finally {
     await context.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -138,6 +138,14 @@ test('before a run the view says how long it will take, and the length chart sho
   await settle(page);
   assert.equal(query(page).get('test_len'), '48', 'the longest test length follows 4 × the training length');
   assert.notEqual(await page.evaluate(() => document.querySelector('[data-panel="train-length"] canvas').toDataURL()), before);
+  // The test lengths start at the training length: the slider's range and the number box say so.
+  assert.equal(await page.locator('#ctl-test_len').getAttribute('min'), '12');
+  const box = page.locator('[data-control="test_len"] input.num');
+  await box.fill('2');
+  await box.press('Enter');
+  await settle(page);
+  assert.equal(await page.locator('[data-control="test_len"] .control-msg').innerText(), 'Longest test length ranges from 12 to 48; used 12.');
+  assert.equal(query(page).get('test_len'), '12');
   assert.deepEqual(errors, []);
   await context.close();
 });

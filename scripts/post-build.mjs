@@ -85,6 +85,19 @@ let loaderJs = fs.readFileSync(path.join(splitDir, '__wasm_split.js'), 'utf8');
     'function fetcher(name) {\n    return () => {\n        const src = fetch(new URL(`./${name}.wasm?v=__PE_LAB_CHUNKS__`, import.meta.url));\n        src.catch(() => {});\n        return async (imports) => WebAssembly.instantiateStreaming(src, imports);\n    };\n}\nfunction makeLoad(',
   );
 }
+// wasm-bindgen imports the loader once per split point (`import * as import7 from
+// "./__wasm_split.js"`, fifteen times) and lists each under the same key of the wasm's import
+// object, where the last one wins. One import and one key do the same (about 40 bytes gzip).
+{
+  const star = /import \* as (import\d+) from "\.\/__wasm_split\.js";?\n/g;
+  const names = [...mainJs.matchAll(star)].map((m) => m[1]);
+  const [kept, ...others] = names;
+  mainJs = mainJs.replace(star, (line, name) => (name === kept ? line : ''));
+  for (const name of others) mainJs = mainJs.replace(new RegExp(`\\s*"\\./__wasm_split\\.js": ${name},`), '');
+  if (!kept || others.some((n) => new RegExp(`\\b${n}\\b`).test(mainJs))) {
+    throw new Error('post-build: the glue\'s imports of the loader no longer have the shape this script merges; update the pattern');
+  }
+}
 // The glue imports the loader (`from "./__wasm_split.js"`) and also names it as the wasm's
 // import module; only the import specifier is renamed below.
 const loaderImport = /(from\s*)(["'])\.\/__wasm_split\.js\2/g;

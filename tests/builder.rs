@@ -222,3 +222,38 @@ fn a_step_captured_from_each_default_view_is_checked() {
         assert_eq!(Shelf::from_text(&shelf.to_text()), shelf);
     }
 }
+
+#[test]
+fn opening_a_file_says_what_it_leaves_out() {
+    assert!(Draft::cut_from(&shipped("seed")).is_empty());
+    let step = r#"{"title": "T", "panels": ["pe-heatmap", "pe-curves", "pe-spectrum"], "text": "x", "try": "y"}"#;
+    let many = vec![step; 101].join(",");
+    let text = format!(r#"{{"title": "L", "steps": [{many}]}}"#);
+    let cut = Draft::cut_from(&text);
+    assert_eq!(
+        cut[0],
+        "kept its first 100 steps of 101 (a lesson has at most 100)"
+    );
+    assert_eq!(cut[1], "steps 1, 2, 3, 4, 5, … kept their first 2 panels");
+    assert_eq!(cut.len(), 2);
+    let one = r#"{"title": "L", "steps": [{"title": "T", "panels": ["pe-heatmap", "pe-curves", "pe-spectrum"], "text": "x", "try": "y"}]}"#;
+    assert_eq!(Draft::cut_from(one), vec!["step 1 kept its first 2 panels"]);
+    let d = Draft::from_file(&text).unwrap();
+    assert_eq!((d.steps.len(), d.steps[0].panels.len()), (100, 2));
+}
+
+#[test]
+fn the_builder_names_problems_by_its_own_labels() {
+    let mut d = Draft::from_file(&shipped("seed")).unwrap();
+    d.steps[0].try_this.clear();
+    let said: Vec<String> = d
+        .problems()
+        .iter()
+        .map(pe_lab::state::builder::for_builder)
+        .collect();
+    assert!(
+        said.iter().any(|m| m.starts_with("Step 1, “Try this”: ")),
+        "{said:?}"
+    );
+    assert!(!said.iter().any(|m| m.contains("field “")), "{said:?}");
+}

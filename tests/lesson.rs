@@ -102,7 +102,7 @@ fn malformed_lessons_name_the_step_and_the_field() {
         ),
         (
             r#"{"title": "T", "panels": ["pe-curves"], "text": "x", "try": "y", "control": "theta"}"#,
-            "step 2, field “control”: “theta” is not a control of the Sinusoidal view",
+            "step 2, field “control”: “theta” is not one of the Sinusoidal view's controls (seq_len, d_model, base, layout, p0, offset)",
         ),
         (
             r#"{"title": "T", "panels": ["pe-curves"], "text": "x", "try": "y", "highlight": {"cols": [-1]}}"#,
@@ -346,4 +346,12 @@ fn every_lesson_file_is_listed_and_every_listed_lesson_has_a_file() {
         files, listed,
         "lessons/ and BUILT_IN (the lesson picker's list) must agree"
     );
+}
+
+#[test]
+fn a_step_may_name_any_control_of_its_view_even_one_its_url_leaves_out() {
+    // With the mask off, `causal` is not in the step's URL, yet its checkbox is on the page.
+    let step = r#"{"title": "T", "panels": ["permutation-demo"], "view": "attention", "text": "x", "try": "y", "control": "causal"}"#;
+    let lesson = parse_lesson(&lesson_with(step)).expect("causal is a control of Why position?");
+    assert_eq!(lesson.steps[1].control.as_deref(), Some("causal"));
 }

@@ -125,8 +125,7 @@ impl Table {
         }
         if let Some(at) = data.iter().position(|v| !v.is_finite()) {
             return Err(format!(
-                "value {} (row {}, column {}) is not a finite number.",
-                at,
+                "the value at position {}, dimension {} (both counted from 0) is not a finite number.",
                 at / cols,
                 at % cols
             ));
@@ -554,6 +553,12 @@ mod tests {
         assert!(Table::from_npy(&[three_d, vec![0; 4]].concat())
             .unwrap_err()
             .contains("dimensions"));
+        let mut nan = crate::export::npy::header_f32(&[2, 3]);
+        crate::export::npy::push_f32(&mut nan, &[1.0, 2.0, 3.0, 4.0, f64::NAN, 6.0]);
+        assert_eq!(
+            Table::from_npy(&nan).unwrap_err(),
+            "the value at position 1, dimension 1 (both counted from 0) is not a finite number."
+        );
     }
 
     #[test]

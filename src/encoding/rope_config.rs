@@ -26,6 +26,9 @@ pub struct RopeConfig {
     pub layout: Option<PairLayout>,
     /// `model_type`, if present.
     pub model_type: Option<String>,
+    /// Whether `head_dim` came from DeepSeek's `qk_rope_head_dim`: only that part of each
+    /// (wider) head rotates.
+    pub decoupled: bool,
 }
 
 fn num(obj: &Json, key: &str) -> Result<Option<f64>, String> {
@@ -127,6 +130,7 @@ pub fn config_from_json(value: &Json) -> Result<RopeConfig, String> {
     let hidden = first_num(&[top], &["hidden_size", "n_embd", "d_model"])?;
     // DeepSeek's decoupled RoPE rotates a part of its own, `qk_rope_head_dim` wide: that part
     // is the rotary head (transformers builds its RoPE on that width).
+    let decoupled = num(top, "qk_rope_head_dim")?.is_some();
     let head_dim = match (
         first_num(&[top], &["qk_rope_head_dim", "head_dim"])?,
         hidden,
@@ -245,6 +249,7 @@ pub fn config_from_json(value: &Json) -> Result<RopeConfig, String> {
         max_positions,
         layout,
         model_type,
+        decoupled,
     })
 }
 
@@ -266,6 +271,20 @@ mod tests {
         );
         assert_eq!((c.params.factor, c.params.orig_ctx), (8.0, 8192));
         assert_eq!(c.layout, Some(PairLayout::Half));
+        assert!(!c.decoupled);
+    }
+
+    #[test]
+    fn deepseek_v3_rotates_its_qk_rope_part_only() {
+        let c = parse_config(
+            crate::gallery::MODELS
+                .iter()
+                .find(|m| m.config.contains("deepseek_v3"))
+                .unwrap()
+                .config,
+        )
+        .unwrap();
+        assert_eq!((c.head_dim, c.decoupled), (64, true));
     }
 
     #[test]

@@ -106,7 +106,7 @@ pub fn Builder() -> impl IntoView {
                 .1
                 .problems()
                 .into_iter()
-                .map(|e| (e.step, e.to_string()))
+                .map(|e| (e.step, crate::state::builder::for_builder(&e)))
                 .collect::<Vec<_>>()
         })
     });
@@ -237,7 +237,12 @@ pub fn Builder() -> impl IntoView {
                         d.title.clone()
                     };
                     add_draft(title, d);
-                    message.set(Some(format!("Opened {shown}.")));
+                    let cut = Draft::cut_from(text.as_deref().unwrap_or_default());
+                    message.set(Some(if cut.is_empty() {
+                        format!("Opened {shown}.")
+                    } else {
+                        format!("Opened {shown}: {}.", cut.join("; "))
+                    }));
                 }
                 Some(Err(e)) => message.set(Some(format!("{shown} cannot be opened: {e}."))),
                 None => message.set(Some(format!("{shown} is not UTF-8 text."))),
@@ -436,10 +441,23 @@ fn PageSettings() -> impl IntoView {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    // Read as the URL would be (the same bounds and messages).
+    // Read as the URL would be (the same bounds and messages); spaces separate as commas do.
+    let outline_said = RwSignal::new(String::new());
     let set_outline = move |key: &'static str, typed: String| {
-        let clean: String = typed.chars().filter(|c| !c.is_whitespace()).collect();
-        let (read, _) = AppState::from_query(&format!("{key}={clean}"));
+        let clean = typed
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|p| !p.is_empty())
+            .collect::<Vec<_>>()
+            .join(",");
+        let (read, notices) = AppState::from_query(&format!("{key}={clean}"));
+        outline_said.set(
+            notices
+                .items
+                .iter()
+                .map(|n| n.message.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
         state.update(|s| {
             if key == "hl_cols" {
                 s.highlight.cols = read.highlight.cols;
@@ -494,7 +512,7 @@ fn PageSettings() -> impl IntoView {
     view! {
         <details class="page-settings">
             <summary>"Outlines and controls of this page"</summary>
-            <label class="builder-field">"Outline columns (e.g. 4, 5)"
+            <label class="builder-field">"Outline columns (numbers, e.g. 4, 5)"
                 <input type="text" data-outline="cols" prop:value=move || state.with(|s| list(&s.highlight.cols))
                     on:change=move |ev| set_outline("hl_cols", event_target_value(&ev))/>
             </label>
@@ -502,6 +520,7 @@ fn PageSettings() -> impl IntoView {
                 <input type="text" data-outline="positions" prop:value=move || state.with(|s| list(&s.highlight.positions))
                     on:change=move |ev| set_outline("hl_pos", event_target_value(&ev))/>
             </label>
+            <p class="builder-warn" role="status">{move || outline_said.get()}</p>
             <p class="builder-note">"Students can move a shown control, see a locked one without moving it, and do not see a hidden one."</p>
             <div class="control-grid">{controls}</div>
         </details>
@@ -585,16 +604,14 @@ fn StepEditor(
             })
             .collect_view()
     };
-    // The controls the step's state has (what its URL writes), as the loader checks.
+    // The view's controls, as the loader checks.
     let control_options = move || {
         let Some(st) = step() else {
             return ().into_any();
         };
-        let mut written = Vec::new();
-        (st.view.spec().write)(&step_state(st.view, &st.state), &mut written);
         let current = st.control;
         std::iter::once(("", "(none)"))
-            .chain(written.iter().map(|(n, _)| (*n, *n)))
+            .chain(st.view.spec().controls.split(' ').map(|n| (n, n)))
             .map(|(value, label)| view! { <option value=value selected={value == current}>{label}</option> })
             .collect_view()
             .into_any()
@@ -863,6 +880,7 @@ const BUILDER_CSS: &str = r#"
 .problems { margin: 2px 0; padding-left: 18px; color: var(--error, #b91c1c); }
 .problems:empty { display: none; }
 .builder-warn { color: var(--error, #b91c1c); }
+.builder-warn:empty { display: none; }
 .builder-note { margin: 4px 0; font-size: 0.9rem; opacity: 0.85; overflow-wrap: anywhere; }
 .builder .primary { font-weight: 600; }
 .choice-row { display: grid; grid-template-columns: auto 1fr auto; gap: 4px; align-items: center; margin: 4px 0; }

@@ -273,6 +273,42 @@ impl Draft {
         ])
     }
 
+    /// What [`Draft::from_file`] leaves out of a lesson file: steps past [`MAX_STEPS`], panels
+    /// past a step's two. Said when the file is opened, so that nothing is lost unsaid.
+    pub fn cut_from(text: &str) -> Vec<String> {
+        let Some(Json::Array(steps)) = Json::parse(text).ok().and_then(|j| j.get("steps").cloned())
+        else {
+            return Vec::new();
+        };
+        let mut notes = Vec::new();
+        if steps.len() > MAX_STEPS {
+            notes.push(format!(
+                "kept its first {MAX_STEPS} steps of {} (a lesson has at most {MAX_STEPS})",
+                steps.len()
+            ));
+        }
+        let over: Vec<String> = steps
+            .iter()
+            .take(MAX_STEPS)
+            .enumerate()
+            .filter(|(_, step)| {
+                matches!(step.get("panels"), Some(Json::Array(p)) if p.len() > super::lesson::MAX_PANELS)
+            })
+            .map(|(i, _)| (i + 1).to_string())
+            .collect();
+        if !over.is_empty() {
+            notes.push(format!(
+                "{} {}{} kept {} first {} panels",
+                if over.len() == 1 { "step" } else { "steps" },
+                over[..over.len().min(5)].join(", "),
+                if over.len() > 5 { ", …" } else { "" },
+                if over.len() == 1 { "its" } else { "their" },
+                super::lesson::MAX_PANELS
+            ));
+        }
+        notes
+    }
+
     /// Reads a lesson file into a draft, whatever it holds (at most [`MAX_STEPS`] steps):
     /// an error only when it is not JSON or not an object.
     pub fn from_file(text: &str) -> Result<Draft, String> {
@@ -325,6 +361,39 @@ impl Draft {
     /// The lesson, if the loader reads it.
     pub fn lesson(&self) -> Option<Lesson> {
         super::lesson::parse_lesson(&self.to_json().to_text(false)).ok()
+    }
+}
+
+/// A loader's problem as the builder's form names things: its labels, not the file's keys
+/// (“Try this”, not `try`), and the right choice marked, not numbered.
+pub fn for_builder(e: &LessonError) -> String {
+    let label = match (e.step, e.field.as_str()) {
+        (None, "title") => "Lesson title",
+        (_, "title") => "Title",
+        (_, "text") => "Text",
+        (_, "try") => "Try this",
+        (_, "panels") => "Panels",
+        (_, "control") => "The control the prompt names",
+        (_, "question.ask") => "Question",
+        (_, "question.choices") => "Choices",
+        (_, "question.answer") => "Answer",
+        (_, "question.tolerance") => "Tolerance (±)",
+        (_, "question.explain") => "Explanation",
+        (_, "question.reveal") => "Reveal",
+        (_, "highlight.cols") => "Outline columns",
+        (_, "highlight.pos") => "Outline positions (rows)",
+        (_, other) => other,
+    };
+    let message = if e.message.starts_with("must be the right choice's number") {
+        "mark the right choice"
+    } else {
+        &e.message
+    };
+    match (e.step, label.is_empty()) {
+        (Some(n), true) => format!("Step {n}: {message}"),
+        (Some(n), false) => format!("Step {n}, “{label}”: {message}"),
+        (None, true) => message.to_string(),
+        (None, false) => format!("“{label}”: {message}"),
     }
 }
 

@@ -316,16 +316,15 @@ fn parse_step(json: &Json, n: usize) -> Result<Step, LessonError> {
     let control = match json.get("control") {
         None => None,
         Some(Json::String(name)) => {
-            let mut written = Vec::new();
-            (view.spec().write)(&app, &mut written);
-            if !written.iter().any(|(k, _)| k == name) {
+            if view.control(name).is_none() {
                 return Err(error(
                     at,
                     "control",
                     format!(
-                        "“{}” is not a control of the {} view",
+                        "“{}” is not one of the {} view's controls ({})",
                         shorten(name, 40),
-                        view.title()
+                        view.title(),
+                        view.spec().controls.replace(' ', ", ")
                     ),
                 ));
             }

@@ -201,7 +201,7 @@ fn FilePicker(store: TableStore) -> impl IntoView {
         let name = file.name();
         if file.size() > MAX_FILE_BYTES as f64 {
             message.set(Some(format!(
-                "{name} is {:.0} MB; at most {} MB is read. The last table stays.",
+                "{name} is {:.1} MB; at most {} MB is read. The last table stays.",
                 file.size() / 1048576.0,
                 MAX_FILE_BYTES >> 20
             )));
@@ -331,7 +331,14 @@ fn HeatmapPanel(shared: LearnedShared) -> impl IntoView {
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Heatmap of the learned position table, {} positions.", shared.seq_len.get())) paint=paint height=340.0
+            <ChartCanvas chart=canvas label=Signal::derive(move || {
+                let (rows, n) = (shared.shape.get().0, shared.seq_len.get());
+                if n > rows {
+                    format!("Heatmap of the learned position table over positions 0 to {}: the table has rows for 0 to {} only.", n - 1, rows.saturating_sub(1))
+                } else {
+                    format!("Heatmap of the learned position table, positions 0 to {}.", n.saturating_sub(1))
+                }
+            }) paint=paint height=340.0
                 marks=highlight_marks(move || (shared.shape.get().1, shared.seq_len.get()))/>
             <p class="about">
                 {move || match shared.learned_state.with(|l| l.table) {

@@ -182,7 +182,7 @@ pub(super) fn ScoreDistancePanel(shared: RopeShared) -> impl IntoView {
             <p class="about">{crate::captions::ROPE_SCORE_DISTANCE}</p>
             <p class="sampling-note">{schedule::at_rest(move || stride_note(relative.with(|r| r.0)))}</p>
             <ExportButtons chart=canvas stem=Signal::derive(move || shared.rope_state.with(|s| stem(s, ID))) csv=csv_cb
-                snippet=copier(move || shared.rope_state.with_untracked(snippet))/>
+                snippet=copier(move || shared.rope_state.with_untracked(|s| snippet(s, ID)))/>
         </Panel>
     }
     .into_any()
@@ -272,7 +272,7 @@ pub(super) fn ScoreMatrixPanel(shared: RopeShared) -> impl IntoView {
             <ChartCanvas chart=canvas label=Signal::derive(move || format!("Heatmap of scores for query and key positions 0 to {}.", shared.max_dist.get())) paint=paint height=340.0/>
             <p class="about">{crate::captions::ROPE_SCORE_MATRIX}</p>
             <ExportButtons chart=canvas stem=Signal::derive(move || shared.rope_state.with(|s| stem(s, ID))) csv=csv_cb npy=Some((big, npy_cb))
-                snippet=copier(move || shared.rope_state.with_untracked(snippet))/>
+                snippet=copier(move || shared.rope_state.with_untracked(|s| snippet(s, ID)))/>
         </Panel>
     }
     .into_any()
@@ -397,7 +397,7 @@ pub(super) fn DecayPanel(shared: RopeShared) -> impl IntoView {
             <p class="about">{crate::captions::ROPE_DECAY}</p>
             <p class="sampling-note">{schedule::at_rest(move || stride_note(full_stride()))}</p>
             <ExportButtons chart=canvas stem=Signal::derive(move || shared.rope_state.with(|s| stem(s, ID))) csv=csv_cb
-                snippet=copier(move || shared.rope_state.with_untracked(|s| format!("{}S = np.cumsum(np.exp(1j * np.outer(distances, inv_freq)), axis=1)\nsu_bound = np.abs(S).mean(axis=1)\n", snippet(s))))/>
+                snippet=copier(move || shared.rope_state.with_untracked(|s| snippet(s, ID)))/>
         </Panel>
     }
     .into_any()
@@ -469,7 +469,7 @@ pub(super) fn WavelengthPanel(shared: RopeShared) -> impl IntoView {
             <p class="readout">{beyond}</p>
             <p class="about">{crate::captions::ROPE_WAVELENGTH}</p>
             <ExportButtons chart=canvas stem=Signal::derive(move || shared.rope_state.with(|s| stem(s, ID))) csv=csv_cb
-                snippet=copier(move || shared.rope_state.with_untracked(|s| format!("{}wavelength = 2 * np.pi / inv_freq\n", snippet(s))))/>
+                snippet=copier(move || shared.rope_state.with_untracked(|s| snippet(s, ID)))/>
         </Panel>
     }
     .into_any()

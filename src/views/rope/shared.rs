@@ -15,21 +15,9 @@ pub(super) fn stem(rope_state: &RopeState, panel: &str) -> String {
     )
 }
 
-/// Python that rebuilds θ and the rotation for the current controls.
-pub(super) fn snippet(rope_state: &RopeState) -> String {
-    let d = rope_state.rotary_dim();
-    let pairing = match rope_state.layout {
-        crate::encoding::rope::PairLayout::Half => {
-            "x, y = v[:D // 2], v[D // 2 : D]  # half-split (rotate_half)"
-        }
-        crate::encoding::rope::PairLayout::Interleaved => {
-            "x, y = v[0:D:2], v[1:D:2]  # interleaved"
-        }
-    };
-    format!(
-        "import numpy as np\n\nhead_dim, D, theta = {}, {d}, {:?}\ninv_freq = theta ** (-np.arange(0, D, 2) / D)\n\ndef rotate(v, pos):\n    {pairing}\n    c, s = np.cos(pos * inv_freq), np.sin(pos * inv_freq)\n    return x * c - y * s, y * c + x * s\n\ndistances = np.arange({})\n",
-        rope_state.head_dim, rope_state.theta, rope_state.max_dist + 1
-    )
+/// "Copy as NumPy" of a RoPE panel (`crate::snippets::rope_panel`).
+pub(super) fn snippet(rope_state: &RopeState, panel: &str) -> String {
+    crate::snippets::rope_panel(rope_state, panel)
 }
 
 /// Everything the panels derive from the controls.

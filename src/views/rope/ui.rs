@@ -373,7 +373,7 @@ fn RotationPanel(shared: RopeShared) -> impl IntoView {
             <ChartCanvas chart=canvas label=Signal::derive(move || format!("Clocks: the query's pairs rotated to position {}.", pos.get())) paint=paint height=360.0/>
             <p class="about">{crate::captions::ROPE_ROTATION}</p>
             <ExportButtons chart=canvas stem=Signal::derive(move || shared.rope_state.with(|s| stem(s, ID))) csv=csv_cb
-                snippet=copier(move || shared.rope_state.with_untracked(snippet))/>
+                snippet=copier(move || shared.rope_state.with_untracked(|s| snippet(s, ID)))/>
         </Panel>
     }
     .into_any()
@@ -467,7 +467,7 @@ fn AnglesPanel(shared: RopeShared) -> impl IntoView {
             <p class="readout">{move || readout().unwrap_or_else(|| "Hover for the angle of a pair at a position.".into())}</p>
             <p class="about">{crate::captions::ROPE_ANGLES}</p>
             <ExportButtons chart=canvas stem=Signal::derive(move || shared.rope_state.with(|s| stem(s, ID))) csv=csv_cb npy=Some((big, npy_cb))
-                snippet=copier(move || shared.rope_state.with_untracked(|s| format!("{}angles = np.cos(np.outer(distances, inv_freq))\n", snippet(s))))/>
+                snippet=copier(move || shared.rope_state.with_untracked(|s| snippet(s, ID)))/>
         </Panel>
     }
     .into_any()

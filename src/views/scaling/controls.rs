@@ -229,12 +229,17 @@ pub(super) fn ConfigPaste() -> impl IntoView {
             let mut notes = Vec::new();
             ctx.state.update(|s| notes = s.scaling.apply_config(&c));
             let summary = format!(
-                "Applied: {}head_dim {}, base (rope_theta) {}, rotary fraction {}, rope type {}.{}",
+                "Applied: {}head_dim {}{}, base (rope_theta) {}, rotary fraction {}, rope type {}.{}",
                 c.model_type
                     .as_ref()
                     .map(|m| format!("{m}, "))
                     .unwrap_or_default(),
                 c.head_dim,
+                if c.decoupled {
+                    " (the part of each wider head that rotates, as DeepSeek's config gives it)"
+                } else {
+                    ""
+                },
                 c.theta,
                 c.partial,
                 // transformers' name for plain RoPE.

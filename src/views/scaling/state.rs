@@ -224,8 +224,11 @@ impl ScalingState {
                 ));
             }
         };
-        let head = (c.head_dim as i64).clamp(HEAD_DIM.min, HEAD_DIM.max) as usize & !1;
-        clamp_note("head_dim", c.head_dim as f64, head as f64);
+        let inside = (c.head_dim as i64).clamp(HEAD_DIM.min, HEAD_DIM.max) as usize;
+        clamp_note("head_dim", c.head_dim as f64, inside as f64);
+        let head = inside & !1;
+        let odd = (head != inside)
+            .then(|| format!("head_dim {inside} is odd (RoPE rotates pairs); using {head}."));
         self.head_dim = head;
         self.theta = THETA.clamp(c.theta);
         clamp_note("rope_theta", c.theta, self.theta);
@@ -246,7 +249,15 @@ impl ScalingState {
             p.orig_ctx
         };
         self.orig_ctx = ORIG_CTX.clamp(orig as i64) as usize;
-        clamp_note("context", orig as f64, self.orig_ctx as f64);
+        clamp_note(
+            if c.method == Method::None {
+                "original context L₀ (max_position_embeddings)"
+            } else {
+                "original context L₀ (original_max_position_embeddings)"
+            },
+            orig as f64,
+            self.orig_ctx as f64,
+        );
         self.beta_fast = BETA_FAST.clamp(p.beta_fast);
         self.beta_slow = BETA_SLOW.clamp(p.beta_slow);
         self.attn_factor = p.attn_factor.map(|v| ATTN_FACTOR.clamp(v));
@@ -261,6 +272,7 @@ impl ScalingState {
         self.short_factor = given(&p.short_factor);
         self.long_factor = given(&p.long_factor);
         self.seq_len = CUR_LEN.clamp((self.factor * self.orig_ctx as f64).round() as i64) as usize;
+        notes.extend(odd);
         notes
     }
 
@@ -430,6 +442,18 @@ mod tests {
         s.apply_config(&llama3);
         assert_eq!(s.methods, vec![Method::None, Method::Llama3]);
         assert_eq!((s.factor, s.orig_ctx, s.theta), (8.0, 8192, 500000.0));
+    }
+
+    #[test]
+    fn a_config_s_odd_or_too_long_values_are_named_for_what_they_are() {
+        let c = crate::encoding::rope_config::parse_config(
+            r#"{"head_dim": 65, "num_attention_heads": 1, "max_position_embeddings": 9999999}"#,
+        )
+        .unwrap();
+        let notes = ScalingState::default().apply_config(&c);
+        assert!(notes.contains(&"head_dim 65 is odd (RoPE rotates pairs); using 64.".to_string()), "{notes:?}");
+        assert!(notes.iter().any(|n| n.starts_with("original context L₀ (max_position_embeddings) 9999999 is outside")), "{notes:?}");
+        assert!(!notes.iter().any(|n| n.starts_with("head_dim 65 is outside")), "{notes:?}");
     }
 
     #[test]

@@ -38,15 +38,6 @@ pub(super) fn label(method: Method, s: &Scaled) -> String {
     }
 }
 
-fn snippet(s: &ScalingState) -> String {
-    format!(
-        "import numpy as np\n\nD, theta = {}, {:?}\ninv_freq = theta ** (-np.arange(0, D, 2) / D)\n# linear (transformers): inv_freq / {f}; static NTK (bloc97, not a transformers rope type): base = theta * {f} ** (D / (D - 2))\n",
-        s.rotary_dim(),
-        s.theta,
-        f = s.factor
-    )
-}
-
 /// The context-extension view.
 #[component]
 pub fn ScalingView() -> impl IntoView {
@@ -319,7 +310,7 @@ fn FrequenciesPanel(scaling_state: Memo<ScalingState>, results: Computed<Results
             <ChartCanvas chart=wave_canvas label=Signal::derive(move || "Wavelength of each pair under each method, with the original and extended contexts.".to_string()) paint=move |p: &Painter| paint_with(p, true) height=260.0/>
             <table class="method-summary"><tbody>{summary}</tbody></table>
             <p class="about">{crate::captions::SCALING_FREQUENCIES}</p>
-            <ExportButtons chart=freq_canvas stem=stem csv=csv_cb snippet=copier(move || scaling_state.with_untracked(snippet))/>
+            <ExportButtons chart=freq_canvas stem=stem csv=csv_cb snippet=copier(move || scaling_state.with_untracked(|s| crate::snippets::scaling_panel(s, ID)))/>
             <ExportBar>
                 <button on:click=move |_| export::png(wave_canvas, &format!("{}_wavelength.png", stem.get_untracked()))>"Wavelength PNG"</button>
                 <button on:click=move |_| export::svg(wave_canvas, format!("{}_wavelength.svg", stem.get_untracked()))>"Wavelength SVG"</button>
@@ -477,7 +468,7 @@ fn ScoreDistancePanel(scaling_state: Memo<ScalingState>, results: Computed<Resul
             <ChartCanvas chart=canvas label=Signal::derive(move || format!("Score with q = k = 1 against distance up to {}, one curve per method.", distance.get())) paint=paint height=320.0/>
             <p class="about">{crate::captions::SCALING_SCORE_DISTANCE}</p>
             <p class="sampling-note">{note}</p>
-            <ExportButtons chart=canvas stem=stem csv=csv_cb snippet=copier(move || scaling_state.with_untracked(snippet))/>
+            <ExportButtons chart=canvas stem=stem csv=csv_cb snippet=copier(move || scaling_state.with_untracked(|s| crate::snippets::scaling_panel(s, ID)))/>
         </Panel>
     }
     .into_any()

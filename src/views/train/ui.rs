@@ -530,6 +530,7 @@ fn SetupPanel(settings: Memo<TrainState>, news: RwSignal<u64>) -> impl IntoView 
         let parts = js_sys::Array::of1(&JsValue::from_str(&text));
         let _ = dom::download_parts(&parts, "application/json", "train-settings.json");
     };
+    let train_len = Memo::new(move |_| settings.with(|s| s.train_len));
     view! {
         <Panel id=ID attr:data-run=status attr:data-run-ms=run_ms attr:data-run-rates=rates attr:data-run-source=source>
             <div class="controls train-controls" role="group" aria-label="Training setup">
@@ -559,10 +560,16 @@ fn SetupPanel(settings: Memo<TrainState>, news: RwSignal<u64>) -> impl IntoView 
                     t.test_len = if t.test_len == 4 * old { 4 * new } else { t.test_len.clamp(new, 4 * new) };
                     t.train_len = new;
                 })/>
-                <StateRange spec=IntSpec { min: 4, ..super::settings::TEST_LEN }
-                    get=|s| settings_of(s).test_len as f64
-                    max=|s| 4.0 * settings_of(s).train_len as f64
-                    put=|s, v| edit(s, |t| t.test_len = (v as usize).clamp(t.train_len, 4 * t.train_len))/>
+                // Built anew when the training length changes: its range starts there.
+                {move || {
+                    let min = train_len.get() as i64;
+                    view! {
+                        <StateRange spec=IntSpec { min, ..super::settings::TEST_LEN }
+                            get=|s| settings_of(s).test_len as f64
+                            max=|s| 4.0 * settings_of(s).train_len as f64
+                            put=|s, v| edit(s, |t| t.test_len = (v as usize).clamp(t.train_len, 4 * t.train_len))/>
+                    }
+                }}
                 <StateRange spec=LAYERS get=|s| settings_of(s).layers as f64 put=|s, v| edit(s, |t| {
                     t.layers = v as usize;
                     t.att_layer = t.att_layer.min(t.layers - 1);
