@@ -1,7 +1,7 @@
 // End-to-end specs for the RoPE view (`view=rope`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, openApp, settle, canvasData, slide, query, downloadText } from './support.mjs';
+import { useApp, openApp, settle, canvasData, slide, query, downloadText, reveal } from './support.mjs';
 
 const app = useApp();
 
@@ -63,6 +63,14 @@ test('scores overlaid for different query positions coincide (only m − n matte
   // The curve is not trivially flat: RoPE does change the score with distance.
   const values = rows.map((r) => r[1]);
   assert.ok(Math.max(...values) - Math.min(...values) > 1, 'scores vary with distance');
+  // A typed list with nothing valid: said under the box, and the positions shown stay.
+  await reveal(page, 'rope-score-distance');
+  await page.locator('#ctl-m').fill('abc');
+  await page.locator('#ctl-m').press('Enter');
+  await settle(page);
+  assert.equal(await page.locator('[data-control="m"] .control-msg').innerText(),
+    'kept 0 entries; dropped 1 that was not whole numbers from 0 to 131072 (at most 4 entries). The positions shown stay.');
+  assert.equal(query(page).get('m'), '0,1000,5000');
   await context.close();
 });
 

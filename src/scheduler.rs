@@ -379,12 +379,16 @@ impl<T> Scheduler<T> {
     /// An animation frame begins (or an input on a quiet page is applied at once).
     pub fn frame(&mut self) -> Frame<T> {
         self.frame_asked = false;
-        self.frame_paint_ms = 0.0;
         let apply = std::mem::take(&mut self.inputs);
         let after_paints = std::mem::take(&mut self.after_frame);
         self.quiet = apply.is_empty();
         if apply.is_empty() {
             let turns = self.take_queued();
+            // A frame with no work of its own presents the paints done before it (a value
+            // applied at once): their cost stays this frame's.
+            if !turns.is_empty() {
+                self.frame_paint_ms = 0.0;
+            }
             return Frame {
                 apply,
                 turns,
@@ -392,6 +396,7 @@ impl<T> Scheduler<T> {
                 asks: Asks::default(),
             };
         }
+        self.frame_paint_ms = 0.0;
         self.in_frame = true;
         self.uncounted = true;
         self.applied_frames += 1;

@@ -149,6 +149,24 @@ fn a_value_is_applied_in_the_next_frame_and_only_the_last_of_each_control() {
 }
 
 #[test]
+fn the_frame_that_presents_paints_done_before_it_keeps_their_cost() {
+    let mut s: Scheduler<&str> = Scheduler::new();
+    let id = s.register();
+    assert_eq!(s.input(1, "a", 0.0), Input::AtOnce);
+    // Applied at once (before the next frame begins), and its chart painted then.
+    assert_eq!(s.frame().apply.len(), 1);
+    let _ = s.painted(id, 1, 6.0, 1.0);
+    s.frame_done();
+    // The browser's next frame has nothing of its own to do: it presents that paint.
+    assert!(s.frame().apply.is_empty());
+    assert_eq!(s.frame_paint_ms(), 6.0);
+    // A frame that applies values starts its own count.
+    let _ = s.input(1, "b", 20.0);
+    assert_eq!(s.frame().apply.len(), 1);
+    assert_eq!(s.frame_paint_ms(), 0.0);
+}
+
+#[test]
 fn a_value_while_a_frames_paints_run_waits_for_a_frame() {
     let mut s: Scheduler<&str> = Scheduler::new();
     let _ = s.input(1, "a", 0.0);

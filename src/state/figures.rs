@@ -13,7 +13,7 @@ pub struct Figure {
 pub const FIGURES: [Figure; 7] = [
     Figure {
         name: "The lesson's example: d_model = 8",
-        source: "The source material's worked example: d_model = 8, so pairs i = 0..3 fill columns 0–7 (sin on 2i, cos on 2i + 1), over 50 positions.",
+        source: "The seed lesson's worked example: d_model = 8, so pairs i = 0..3 fill columns 0–7 (sin on 2i, cos on 2i + 1), over 50 positions.",
         query: "view=sinusoidal&seq_len=50&d_model=8&base=10000&layout=interleaved&cols=0,1,2,3,4,5,6,7&p0=10",
     },
     Figure {
@@ -43,7 +43,7 @@ pub const FIGURES: [Figure; 7] = [
     },
     Figure {
         name: "YaRN on LLaMA-2",
-        source: "Peng et al. (2023), “YaRN”: LLaMA-2 (D = 128, base 10000, L₀ = 4096) extended 16× to 65,536 positions, beside PI and NTK.",
+        source: "Peng et al. (2023), “YaRN”: LLaMA-2 (D = 128, base 10000, L₀ = 4096) extended 16× to 65,536 positions; PI and NTK at the same factor for contrast.",
         query: "view=scaling&method=none,linear,ntk,yarn&head_dim=128&theta=10000&factor=16&orig_ctx=4096&seq_len=65536",
     },
 ];

@@ -244,12 +244,14 @@ fn idle() {
 /// page out again for the text the new value changes, every change is laid out once, in the
 /// frame that paints it, and inputs that arrive faster than frames cost one update each frame.
 /// On a quiet page (the last frame applied nothing: a key press, a click on the track, a
-/// drag's first move) the value is applied at once instead, and its charts paint before the
-/// next frame begins: that frame has only to present them (rule 1 of [`crate::scheduler`]).
+/// drag's first move) the value is applied at once instead, in the microtask after the input's
+/// task (so that inputs dispatched together in one task still apply once, the last value), and
+/// its charts paint before the next frame begins: that frame has only to present them (rule 1
+/// of [`crate::scheduler`]).
 pub fn apply_in_frame(control: u32, apply: impl FnOnce() + 'static) {
     install_flush();
     match schedule(|s| s.input(control, Box::new(apply), dom::now_ms())) {
-        Input::AtOnce => frame(),
+        Input::AtOnce => after_effects(Box::new(frame)),
         Input::Wait(asks) => ask(asks),
     }
     publish_counts();

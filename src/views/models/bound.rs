@@ -347,7 +347,7 @@ pub(super) fn MinBasePanel() -> impl IntoView {
             .collect();
         let mut series = vec![
             Series {
-                name: format!("smallest base with B(Δ) ≥ 0 for all Δ < L, D = {d}"),
+                name: format!("smallest grid base with B(Δ) ≥ 0 for all Δ < L, D = {d}"),
                 colour: series_colour(0),
                 columns: stairs,
                 style: SeriesStyle::Line,

@@ -123,6 +123,7 @@ pub(super) fn ScoreDistancePanel(shared: RopeShared) -> impl IntoView {
         );
         paint_lines(p, &chart)
     };
+    let said = RwSignal::new(String::new());
     let on_queries = move |ev: leptos::ev::Event| {
         let raw = event_target_value(&ev);
         let mut notes = crate::state::Notices::default();
@@ -132,6 +133,18 @@ pub(super) fn ScoreDistancePanel(shared: RopeShared) -> impl IntoView {
             POS.max as usize,
             super::state::MAX_OVERLAYS,
             &mut notes,
+        );
+        let kept = if list.is_empty() {
+            " The positions shown stay."
+        } else {
+            ""
+        };
+        said.set(
+            notes
+                .items
+                .first()
+                .map(|n| format!("{}{kept}", n.message))
+                .unwrap_or_default(),
         );
         if !list.is_empty() {
             ctx.state.update(|s| s.rope.m = list);
@@ -176,6 +189,7 @@ pub(super) fn ScoreDistancePanel(shared: RopeShared) -> impl IntoView {
                 <div class=class data-control="m">
                     <label for="ctl-m">"Query positions m (comma-separated, up to 4)"</label>
                     <input id="ctl-m" type="text" prop:value=queries_text on:change=on_queries/>
+                    <p class="control-msg" role="status">{move || said.get()}</p>
                 </div>
             })}
             <ChartCanvas chart=canvas label=Signal::derive(move || format!("Score against distance up to {}, query positions m = {} overlaid.", shared.max_dist.get(), crate::format::words_list(&queries.get()))) paint=paint height=300.0/>
