@@ -35,7 +35,8 @@ const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 const call = (fn, args) => `(${fn})(...${JSON.stringify(args)})`;
 
 /**
- * Launches `name` and returns { name, newPage({ width, height, serviceWorkers }), close() }.
+ * Launches `name` and returns { name, newPage({ width, height, serviceWorkers }), close() }
+ * (and WebKit's `log()`: the browser's last lines of output).
  * Service workers are blocked unless asked for; pages that ask share one profile (Chromium and
  * Firefox; each WebKit page is a browser of its own).
  */
@@ -158,7 +159,17 @@ async function startXvfb() {
 async function webkitEngine() {
   const x = await startXvfb();
   const port = await freePort();
-  const driver = spawn('WebKitWebDriver', [`--port=${port}`], { stdio: 'ignore', env: { ...process.env, DISPLAY: x.display } });
+  // The driver's output and its browsers' (MiniBrowser and WebKit's processes inherit it): the
+  // last lines are kept, for a spec to print when the browser died under it.
+  const driver = spawn('WebKitWebDriver', [`--port=${port}`], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DISPLAY: x.display } });
+  const output = [];
+  for (const stream of [driver.stdout, driver.stderr]) {
+    stream.setEncoding('utf8');
+    stream.on('data', (text) => {
+      output.push(...text.split('\n').filter(Boolean));
+      output.splice(0, Math.max(0, output.length - 80));
+    });
+  }
   await waitForPort(port);
   const base = `http://127.0.0.1:${port}`;
   async function wd(method, path, body) {
@@ -208,6 +219,8 @@ async function webkitEngine() {
         },
       });
     },
+    /** The browser's last lines of output (WebKit only). */
+    log: () => output.join('\n'),
     async close() {
       for (const id of sessions) await wd('DELETE', `/session/${id}`).catch(() => {});
       driver.kill();

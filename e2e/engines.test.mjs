@@ -78,6 +78,7 @@ for (const name of selectedEngines()) {
         return await body(t);
       } catch (first) {
         console.log(`# webkit: "${title}" failed once, run again in a fresh browser. The failure: ${String(first?.message ?? first).slice(0, 2000)}`);
+        console.log(`# webkit: the browser's last output:\n${(engine?.log?.() || '(none)').slice(-4000).replace(/^/gm, '#   ')}`);
         // A driver that stopped answering is not waited for long.
         await Promise.race([engine?.close().catch(() => {}), new Promise((r) => setTimeout(r, 10000))]);
         engine = await launchEngine(name);

@@ -46,11 +46,11 @@ pub fn sinusoidal_panel(s: &SinusoidalState, panel: &str) -> String {
 pub fn rope_table(s: &RopeState) -> String {
     let d = s.rotary_dim();
     let pairing = match s.layout {
-        PairLayout::Half => "x, y = v[:D // 2], v[D // 2 : D]  # half-split (rotate_half)",
-        PairLayout::Interleaved => "x, y = v[0:D:2], v[1:D:2]  # interleaved",
+        PairLayout::Half => "u, v = vec[:D // 2], vec[D // 2 : D]  # half-split (rotate_half)",
+        PairLayout::Interleaved => "u, v = vec[0:D:2], vec[1:D:2]  # interleaved",
     };
     format!(
-        "import numpy as np\n\nhead_dim, D, theta = {}, {d}, {:?}\ninv_freq = theta ** (-np.arange(0, D, 2) / D)\n\ndef rotate(v, pos):\n    {pairing}\n    c, s = np.cos(pos * inv_freq), np.sin(pos * inv_freq)\n    return x * c - y * s, y * c + x * s\n\ndistances = np.arange({})\n",
+        "import numpy as np\n\nhead_dim, D, theta = {}, {d}, {:?}\ninv_freq = theta ** (-np.arange(0, D, 2) / D)\n\ndef rotate(vec, pos):\n    {pairing}\n    c, sn = np.cos(pos * inv_freq), np.sin(pos * inv_freq)\n    return u * c - v * sn, v * c + u * sn\n\ndistances = np.arange({})\n",
         s.head_dim, s.theta, s.max_dist + 1
     )
 }
@@ -129,7 +129,7 @@ pub fn scaling_panel(s: &ScalingState, panel: &str) -> String {
             Method::None => "inv['none'], alpha['none'] = inv_freq, 1.0\n".to_string(),
             Method::Linear => "inv['linear'], alpha['linear'] = inv_freq / s, 1.0\n".to_string(),
             Method::Ntk => "inv['ntk'], alpha['ntk'] = (theta * s ** e) ** (-np.arange(0, D, 2) / D), 1.0  # static NTK-aware base (bloc97; not a transformers rope type)\n".to_string(),
-            Method::Dynamic => "n = max(seq_len, L0)\ninv['dynamic'], alpha['dynamic'] = (theta * (s * n / L0 - (s - 1)) ** e) ** (-np.arange(0, D, 2) / D), 1.0  # dynamic NTK: the NTK base at seq_len\n".to_string(),
+            Method::Dynamic => "length = max(seq_len, L0)\ninv['dynamic'], alpha['dynamic'] = (theta * (s * length / L0 - (s - 1)) ** e) ** (-np.arange(0, D, 2) / D), 1.0  # dynamic NTK: the NTK base at seq_len\n".to_string(),
             Method::Yarn => {
                 let or = |v: f64, d: f64| if v == 0.0 { d } else { v };
                 let range = if p.truncate {
@@ -176,10 +176,10 @@ pub fn scaling_panel(s: &ScalingState, panel: &str) -> String {
     }
     out += &match panel {
         "scaling-score-distance" => format!(
-            "distances = np.arange({})\nscores = {{m: alpha[m] ** 2 * 2 * np.cos(np.outer(distances, inv[m])).sum(axis=1) + (head_dim - D) for m in inv}}  # q = k = 1\n",
+            "distances = np.arange({})\nscores = {{method: alpha[method] ** 2 * 2 * np.cos(np.outer(distances, inv[method])).sum(axis=1) + (head_dim - D) for method in inv}}  # q = k = 1\n",
             s.score_distance() + 1
         ),
-        _ => "wavelength = {m: 2 * np.pi / inv[m] for m in inv}\n".to_string(),
+        _ => "wavelength = {method: 2 * np.pi / inv[method] for method in inv}\n".to_string(),
     };
     out
 }

@@ -185,7 +185,7 @@ fn AlibiBiasPanel(bias_state: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> im
     });
     let snippet = copier(move || {
         format!(
-            "import numpy as np\n\nm, L = {}, {}\ni, j = np.arange(L)[:, None], np.arange(L)[None, :]\nbias = np.where(j <= i, -m * (i - j), -np.inf)\n",
+            "import numpy as np\n\nslope, seq_len = {}, {}\nm, n = np.arange(seq_len)[:, None], np.arange(seq_len)[None, :]  # query, key\nbias = np.where(n <= m, -slope * (m - n), -np.inf)\n",
             slope.get_untracked(),
             bias_state.with_untracked(|b| b.seq_len)
         )
