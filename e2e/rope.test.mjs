@@ -69,7 +69,7 @@ test('scores overlaid for different query positions coincide (only m − n matte
   await page.locator('#ctl-m').press('Enter');
   await settle(page);
   assert.equal(await page.locator('[data-control="m"] .control-msg').innerText(),
-    'kept 0 entries; dropped 1 that was not whole numbers from 0 to 131072 (at most 4 entries). The positions shown stay.');
+    'kept 0 entries; dropped 1 (whole numbers from 0 to 131072 only, at most 4). The positions shown stay.');
   assert.equal(query(page).get('m'), '0,1000,5000');
   await context.close();
 });

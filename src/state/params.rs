@@ -198,13 +198,9 @@ pub fn read_index_list(
         notices.push(
             name,
             format!(
-                "kept {} entr{}; dropped {} that {} not whole numbers from 0 to {} (at most {} entries).",
+                "kept {} entr{}; dropped {rejected} (whole numbers from 0 to {max} only, at most {max_len}).",
                 out.len(),
                 if out.len() == 1 { "y" } else { "ies" },
-                rejected,
-                if rejected == 1 { "was" } else { "were" },
-                max,
-                max_len
             ),
         );
     }
