@@ -237,3 +237,45 @@ fn half_split_equals_interleaved_under_the_fixed_permutation() {
         }
     }
 }
+
+#[test]
+fn llama3_with_high_freq_factor_below_low_divides_every_pair_past_l0_over_low() {
+    // transformers' _compute_llama3_parameters: `wavelen > low_freq_wavelen` divides by the
+    // factor; its "medium" band is empty when high_freq_factor < low_freq_factor.
+    use pe_lab::encoding::rope::{Method, ScalingParams};
+    for (low, high) in [(1.0, 0.5), (4.0, 0.1), (1.0, 1.0), (1.0, 4.0)] {
+        let params = ScalingParams {
+            factor: 4.0,
+            orig_ctx: 4096,
+            low_freq_factor: low,
+            high_freq_factor: high,
+            ..ScalingParams::default()
+        };
+        let scaled = scale(Method::Llama3, 10_000.0, 128, &params).unwrap();
+        let (w_low, w_high) = (4096.0 / low, 4096.0 / high);
+        for (i, (&got, &w)) in scaled
+            .inv_freq
+            .iter()
+            .zip(
+                &scale(Method::None, 10_000.0, 128, &params)
+                    .unwrap()
+                    .inv_freq,
+            )
+            .enumerate()
+        {
+            let wavelength = std::f64::consts::TAU / w;
+            let want = if wavelength > w_low {
+                w / 4.0
+            } else if wavelength < w_high {
+                w
+            } else {
+                let smooth = (4096.0 / wavelength - low) / (high - low);
+                (1.0 - smooth) * w / 4.0 + smooth * w
+            };
+            assert!(
+                (got - want).abs() <= 1e-15 * w,
+                "low {low}, high {high}, pair {i}: {got} vs {want}"
+            );
+        }
+    }
+}

@@ -236,6 +236,12 @@ pub fn scale(
         theta: None,
         long: None,
     };
+    if matches!(method, Method::Ntk | Method::Dynamic) && d <= 2 {
+        // transformers divides by zero here.
+        return Err(ScalingError(format!(
+            "its base's exponent D/(D − 2) needs a rotary width D above 2 (here {d})."
+        )));
+    }
     Ok(match method {
         Method::None => plain(base),
         Method::Linear => plain(base.iter().map(|w| w / s).collect()),
@@ -336,10 +342,13 @@ pub fn scale(
                 base.iter()
                     .map(|&w| {
                         let wavelength = TAU / w;
-                        if wavelength < w_high {
-                            w
-                        } else if wavelength > w_low {
+                        // In transformers' order: past L0/a is divided first, so with
+                        // high_freq_factor < low_freq_factor (no band between) every pair past
+                        // L0/a is divided and every other one kept.
+                        if wavelength > w_low {
                             w / s
+                        } else if wavelength < w_high {
+                            w
                         } else if b <= a {
                             // No band between (equal factors): only a wavelength of exactly
                             // L0/a lands here, where transformers divides 0 by 0.

@@ -127,10 +127,9 @@ impl BiasState {
         }
         if self.max_distance <= max_exact {
             return format!(
-                "Here max_distance ({}) is not above {max_exact}, the number of distances bucketed one by one (0 to {}): T5's logarithmic buckets are undefined (transformers would compute invalid bucket numbers, an index error), and this chart clamps them into 0 to {}. Choose a max_distance above {max_exact}.",
+                "Here max_distance ({}) is not above {max_exact}, the number of distances bucketed one by one (0 to {}): T5's logarithmic buckets are undefined (transformers would compute invalid bucket numbers, an index error), and this chart clamps them into each side's buckets. Choose a max_distance above {max_exact}.",
                 self.max_distance,
                 max_exact - 1,
-                half - 1
             );
         }
         let s = t5_bucket_spans(self.bidirectional, self.buckets, self.max_distance);

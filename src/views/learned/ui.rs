@@ -333,7 +333,9 @@ fn HeatmapPanel(shared: LearnedShared) -> impl IntoView {
         <Panel id=ID>
             <ChartCanvas chart=canvas label=Signal::derive(move || {
                 let (rows, n) = (shared.shape.get().0, shared.seq_len.get());
-                if n > rows {
+                if rows == 0 {
+                    "Heatmap of the learned position table: no table is loaded yet.".to_string()
+                } else if n > rows {
                     format!("Heatmap of the learned position table over positions 0 to {}: the table has rows for 0 to {} only.", n - 1, rows.saturating_sub(1))
                 } else {
                     format!("Heatmap of the learned position table, positions 0 to {}.", n.saturating_sub(1))

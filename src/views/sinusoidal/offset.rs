@@ -202,7 +202,8 @@ pub(super) fn OffsetPanel(
                     Layout::Interleaved => "Block-diagonal matrix",
                     Layout::Concat => "Matrix (pair i couples column i with column ⌈d_model/2⌉ + i in this layout)",
                 };
-                format!("{shape} M({}) that maps PE[pos] to PE[pos+{}].{zoom}", k.get(), k.get())
+                let apart = if layout == Layout::Concat && d > OFFSET_ZOOM && d.div_ceil(2) >= OFFSET_ZOOM { " (The couplings lie outside this corner.)" } else { "" };
+                format!("{shape} M({}) that maps PE[pos] to PE[pos+{}].{zoom}{apart}", k.get(), k.get())
             }) paint=paint_matrix height=300.0/>
             <ChartCanvas chart=row_canvas label=Signal::derive(move || format!("PE[{}] beside M({})·PE[{}].", p0.get() + k.get(), k.get(), p0.get())) paint=paint_rows height=220.0/>
             <p class="residual" data-residual=residual_value>{residual_text}</p>
@@ -463,7 +464,7 @@ pub(super) fn IndexPanel(
                 {if panel_visible("pe-heatmap") {
                     "Hover a column of the heatmap or click a row of the table: the column loop shows that column's live values, and its pair's row is marked. "
                 } else {
-                    "Click a row of the table: the column loop shows that pair's cos column, and its row is marked. "
+                    "Click a row of the table: the column loop shows that pair's cos column (sin for a lone last pair), and its row is marked. "
                 }}
                 {crate::captions::PE_INDEX_LAYOUTS}
             </p>

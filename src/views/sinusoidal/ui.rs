@@ -54,6 +54,9 @@ pub fn SinusoidalView() -> impl IntoView {
             <div class="view-intro">
                 <p>{crate::captions::SINUSOIDAL_INTRO}</p>
                 <div class="formula" inner_html=sinusoidal_definition()></div>
+                {move || (layout.get() == Layout::Concat).then_some(view! {
+                    <p>"In the concatenated layout these are columns i and ⌈d_model/2⌉ + i, not 2i and 2i + 1."</p>
+                })}
             </div>
             {show_controls
                 .then(|| {
