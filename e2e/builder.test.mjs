@@ -40,7 +40,9 @@ async function walk(page) {
   const total = Number(await page.locator('[data-lesson]').getAttribute('data-steps'));
   for (let n = 1; n <= total; n++) {
     await page.waitForFunction((n) => document.querySelector('[data-lesson]')?.dataset.step === String(n) && document.querySelector('.lesson-step h2')?.textContent.startsWith(`${n}.`), n, { timeout: 20000 });
-    await page.waitForFunction(() => [...document.querySelectorAll('.lesson canvas.chart')].every((c) => c.hasAttribute('data-plot')), null, { timeout: 20000 });
+    // The step's panels are there (a view's chunk may still be loading: no canvas yet) and drawn.
+    await page.waitForFunction(() => document.querySelector('.lesson [data-panel]') && !document.querySelector('.panel-loading')
+      && [...document.querySelectorAll('.lesson canvas.chart')].every((c) => c.hasAttribute('data-plot')), null, { timeout: 20000 });
     await idle(page);
     const read = () => page.evaluate(() => ({
       title: document.querySelector('.lesson-step h2').textContent,

@@ -12,7 +12,7 @@ test('rope-decay states RoFormer’s bound in one notation, and what the decay n
   const text = await about(page, 'rope-decay');
   assert.match(text, /Its Figure 2 plots the “relative upper bound”, the mean of \|S_i\| for i = 1 … D\/2 \(blue\)/);
   // Not read as the score's own bound: the blue curve is on its own scale.
-  assert.match(text, /so it is not on the score's scale: for q = k = 1 the bound itself is D times the blue curve/);
+  assert.match(text, /so it is not on the score's scale: for q = k = 1 the bound on the rotating dimensions is D times the blue curve/);
   assert.match(text, /independent with mean zero, the expected score is zero at every Δ \(green\) and its spread does not shrink/);
   // No imaginary unit i, no second pair index j, no k for a pair: i is the pair index.
   assert.doesNotMatch(text, /e\^\{i|Σ_j|θ_j|k<j/);
