@@ -279,3 +279,21 @@ fn llama3_with_high_freq_factor_below_low_divides_every_pair_past_l0_over_low() 
         }
     }
 }
+
+#[test]
+fn ntk_and_dynamic_ntk_refuse_a_rotary_width_of_two() {
+    // Their base's exponent D/(D − 2) is undefined at D = 2 (transformers divides by zero).
+    use pe_lab::encoding::rope::{Method, ScalingParams};
+    let params = ScalingParams {
+        factor: 4.0,
+        seq_len: Some(16_384),
+        ..ScalingParams::default()
+    };
+    for method in [Method::Ntk, Method::Dynamic] {
+        let err = scale(method, 10_000.0, 2, &params).unwrap_err();
+        assert!(err.to_string().contains("D/(D − 2)"), "{err}");
+        let ok = scale(method, 10_000.0, 4, &params).unwrap();
+        assert!(ok.inv_freq.iter().all(|w| w.is_finite() && *w > 0.0));
+    }
+    assert!(scale(Method::Linear, 10_000.0, 2, &params).is_ok());
+}
