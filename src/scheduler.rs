@@ -86,7 +86,8 @@ pub enum Input {
 }
 
 impl Asks {
-    fn with(self, other: Asks) -> Asks {
+    /// Both asks.
+    pub fn with(self, other: Asks) -> Asks {
         Asks {
             frame: self.frame || other.frame,
             idle_in: self.idle_in.or(other.idle_in),
@@ -336,6 +337,24 @@ impl<T> Scheduler<T> {
         } else {
             Asks::default()
         }
+    }
+
+    /// The chart is current, but its last paint was made out of sight and so follows every
+    /// change of the state, not only what it draws (see `ui::chart`): now in view, the first
+    /// move of any slider would wake it and cost that move's frame a paint that changes
+    /// nothing. It paints again once the controls rest, in an idle period (as a quick chart
+    /// is refined), and from then on follows only what it reads. A dirty chart is left as it
+    /// is: its turn is coming.
+    pub fn recheck(&mut self, id: ChartId, now: f64) -> Asks {
+        let Some(e) = self.entry(id) else {
+            return Asks::default();
+        };
+        if e.dirty {
+            return Asks::default();
+        }
+        e.dirty = true;
+        e.coarse = true;
+        self.ask_idle(now)
     }
 
     /// Whether the chart is in the viewport.

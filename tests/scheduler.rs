@@ -448,3 +448,27 @@ fn an_export_in_the_frame_that_applied_a_move_still_gets_a_frame() {
     page.s.frame_done();
     assert_eq!(page.frame(&[]).1, vec!["now.png"]);
 }
+
+#[test]
+fn a_current_chart_painted_out_of_sight_is_painted_again_at_rest_once_in_view() {
+    // Painted below the fold, a chart follows every change of the state; scrolled into view
+    // it is rechecked: no paint in a frame, one in an idle period once the controls rest.
+    let mut page = Page::new();
+    let below = page.chart(15.0, false);
+    let asks = page.s.set_on_screen(below, true);
+    assert!(
+        !asks.frame,
+        "a current chart does not paint as it scrolls in"
+    );
+    let asks = page.s.recheck(below, page.now);
+    assert!(!asks.frame && asks.idle_in.is_some());
+    assert_eq!(page.s.pending(), 1);
+    assert_eq!(page.rest(), vec![below]);
+    assert_eq!(page.s.pending(), 0);
+    assert_eq!(page.paints.last(), Some(&(below, 1)), "in full");
+    // A dirty chart is left to its turn.
+    let _ = page.s.input(1, "v", page.now);
+    let _ = page.s.frame();
+    let _ = page.s.dirty(below, page.now);
+    assert!(page.s.recheck(below, page.now) == Asks::default());
+}

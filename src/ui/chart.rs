@@ -254,9 +254,11 @@ fn chart_canvas(chart: Chart) -> AnyView {
         // reactive graph learns whether a memo changed): an off-screen chart's data would be
         // computed in every slider's frame. It repaints once the controls rest, or when it
         // scrolls in.
-        if !slot.on_screen() {
+        let out_of_sight = !slot.on_screen();
+        if out_of_sight {
             ctx.state.track();
         }
+        slot.painted_out_of_sight(out_of_sight);
         let dark = ctx.dark.get();
         ctx.layout_tick.track();
         let (observed, observed_h) = laid_out.get();

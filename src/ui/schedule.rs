@@ -52,6 +52,9 @@ pub struct Slot {
     used: StoredValue<u32>,
     /// Whether the chart is in the viewport, as its observer last told.
     in_viewport: StoredValue<bool>,
+    /// Whether its last paint, made out of sight, follows every change of the state
+    /// ([`Slot::painted_out_of_sight`]).
+    follows_state: StoredValue<bool>,
 }
 
 impl Slot {
@@ -81,6 +84,7 @@ impl Slot {
             turn,
             used: StoredValue::new(0),
             in_viewport: StoredValue::new(false),
+            follows_state: StoredValue::new(false),
         }
     }
 
@@ -156,10 +160,22 @@ impl Slot {
         }
     }
 
-    /// The chart scrolled into or out of the viewport.
+    /// The chart scrolled into or out of the viewport. A chart whose last paint follows the
+    /// whole state is painted again once the controls rest ([`Scheduler::recheck`]): in view,
+    /// it should wake only for what it draws.
     pub fn set_on_screen(&self, on_screen: bool) {
-        let asks = schedule(|s| s.set_on_screen(self.id, on_screen));
+        let mut asks = schedule(|s| s.set_on_screen(self.id, on_screen));
+        if on_screen && self.follows_state.get_value() {
+            asks = asks.with(schedule(|s| s.recheck(self.id, dom::now_ms())));
+            publish_counts();
+        }
         ask(asks);
+    }
+
+    /// Whether this paint, made out of sight, follows every change of the state (its paint
+    /// effect tracks the whole state, not what it draws: see `ui::chart`).
+    pub fn painted_out_of_sight(&self, follows_state: bool) {
+        self.follows_state.set_value(follows_state);
     }
 }
 
