@@ -267,14 +267,24 @@ test('Why position? with a causal mask: without positions the outputs change whe
   await settle(page);
   assert.equal(new URL(page.url()).searchParams.get('causal'), '1');
   assert.match(await none.locator('caption').innerText(), /Without positional encoding, causal mask/);
-  // "man the bit dog the": every token has other words before it than in "the dog bit the man".
+  // "man the bit dog the": every token has other words before it than in "the dog bit the man"
+  // (the two "the" are numbered in the order they appear: the URL's 4,3,2,1,0 is 4,0,2,1,3).
   const rows = await none.locator('tbody tr').evaluateAll((rs) => rs.map((r) => [r.querySelector('th').textContent, r.className]));
-  assert.deepEqual(rows, [['man (#4)', 'order-visible'], ['the (#3)', 'order-visible'], ['bit (#2)', 'order-visible'], ['dog (#1)', 'order-visible'], ['the (#0)', 'order-visible']]);
+  assert.deepEqual(rows, [['man (#4)', 'order-visible'], ['the (#0)', 'order-visible'], ['bit (#2)', 'order-visible'], ['dog (#1)', 'order-visible'], ['the (#3)', 'order-visible']]);
+  assert.equal(new URL(page.url()).searchParams.get('order'), '4,0,2,1,3');
   assert.match(await page.locator('[data-panel="permutation-demo"] .about').innerText(), /with a causal mask/);
   // Back to no mask: the parameter goes.
   await page.check('[data-control="causal"] input[value="0"]');
   await settle(page);
   assert.equal(new URL(page.url()).searchParams.get('causal'), null);
+  // "the man bit the dog" (the default) under a causal mask: the front "the" sees only itself,
+  // which did not move; with positions too its output is unchanged, and not called invisible.
+  await page.goto(`${app.server.url}?view=attention&causal=1`);
+  await settle(page);
+  const front = page.locator('.demo-table[data-condition="pe"] tbody tr').first();
+  assert.equal(await front.locator('th').innerText(), 'the (#0)');
+  assert.match(await front.locator('td:last-child').innerText(), /^nothing it attends to moved \(change 0\)/);
+  assert.equal(await front.getAttribute('class'), '');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -1811,7 +1811,7 @@ fn train_claims() -> Vec<Claim> {
                 assert_eq!(a.is_some_and(|a| a > 0.9), enc == Enc::Alibi, "{enc:?}: {a:?}");
             }
         }),
-        claim(TRAIN_HOLD, "T5: buckets up to distance 128", || {
+        claim(TRAIN_HOLD, "T5: learned buckets, logarithmic for far distances (max_distance 128)", || {
             assert_eq!(pe_lab::views::train::settings::T5_MAX_DISTANCE, 128);
         }),
         claim(TRAIN_HOLD, "ALiBi alone: 96.9 % at 64; its fixed penalty extends to distances never trained. Sinusoidal falls to 28.1 %, RoPE to 56.2 %, T5 to 32.8 %: past 16 they meet positions or distances never trained", || {

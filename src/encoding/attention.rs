@@ -136,6 +136,69 @@ pub fn output_changes(order: &[usize], positions: Positions, causal: bool) -> Ve
     change
 }
 
+/// `order` with repeated words renumbered so that their original indices increase along the
+/// sentence: two orders that spell the same words are one sentence (swapping the two "the"
+/// changes nothing), and a word's number is the original word it is matched with.
+pub fn canonical_order(order: &[usize]) -> Vec<usize> {
+    let mut out = order.to_vec();
+    for word in TOKENS {
+        let places: Vec<usize> = (0..order.len())
+            .filter(|&p| TOKENS.get(order[p]) == Some(&word))
+            .collect();
+        let mut indices: Vec<usize> = places.iter().map(|&p| order[p]).collect();
+        indices.sort_unstable();
+        for (p, i) in places.into_iter().zip(indices) {
+            out[p] = i;
+        }
+    }
+    out
+}
+
+/// Whether `order` spells another sentence than the original (not merely the same words with
+/// equal ones swapped).
+pub fn reordered(order: &[usize]) -> bool {
+    order
+        .iter()
+        .enumerate()
+        .any(|(pos, &i)| TOKENS.get(i) != TOKENS.get(pos))
+}
+
+/// What the demo table says of a token's output after a reordering.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TokenStatus {
+    /// The sentence is the original one: nothing to compare.
+    Original,
+    /// With a causal mask, the token and every word before it are where they were: what it
+    /// attends to did not move, so its output cannot change, with or without positions.
+    NothingMoved,
+    /// What it attends to was reordered, yet its output is the same (to float rounding): the
+    /// failure the demo names.
+    Invisible,
+    /// Its output changed by this much (the largest change of a component).
+    Visible(f64),
+}
+
+/// The status of the token at `pos` of `order`, whose output changed by `change` (see
+/// [`output_changes`]).
+pub fn token_status(order: &[usize], pos: usize, causal: bool, change: f64) -> TokenStatus {
+    let same_before = |upto: usize| {
+        order[..=upto]
+            .iter()
+            .enumerate()
+            .all(|(p, &i)| TOKENS.get(i) == TOKENS.get(p))
+    };
+    if !reordered(order) {
+        TokenStatus::Original
+    } else if causal && pos < order.len() && same_before(pos) {
+        TokenStatus::NothingMoved
+    } else if change < 1e-9 {
+        // Differences at the level of float rounding are zero.
+        TokenStatus::Invisible
+    } else {
+        TokenStatus::Visible(change)
+    }
+}
+
 /// The words before each position of `order` (as original indices), as a sorted list: what a
 /// causal head without positions sees of a token's context.
 pub fn predecessors(order: &[usize], pos: usize) -> Vec<&'static str> {
@@ -147,6 +210,54 @@ pub fn predecessors(order: &[usize], pos: usize) -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn swapping_equal_words_is_the_original_sentence_and_an_unmoved_prefix_is_said_so() {
+        // The two "the" swapped: the same sentence, one order.
+        assert_eq!(canonical_order(&[3, 1, 2, 0, 4]), vec![0, 1, 2, 3, 4]);
+        assert_eq!(canonical_order(&[4, 3, 2, 1, 0]), vec![4, 0, 2, 1, 3]);
+        assert!(!reordered(&[3, 1, 2, 0, 4]));
+        for pe in [Positions::None, Positions::Sinusoidal, Positions::Rope] {
+            for causal in [false, true] {
+                let order = canonical_order(&[3, 1, 2, 0, 4]);
+                let change = output_changes(&order, pe, causal);
+                assert!(change.iter().all(|c| *c == 0.0), "{pe:?} {causal}");
+                for pos in 0..5 {
+                    let s = token_status(&order, pos, causal, change[order[pos]]);
+                    assert_eq!(s, TokenStatus::Original);
+                }
+            }
+        }
+        // "the man bit the dog" under a causal mask: "the" at 0 sees only itself, which did
+        // not move; its output is the same with positions too, and is not called invisible.
+        let order = [0, 4, 2, 3, 1];
+        for pe in [Positions::None, Positions::Sinusoidal, Positions::Rope] {
+            let change = output_changes(&order, pe, true);
+            assert_eq!(change[0], 0.0);
+            assert_eq!(
+                token_status(&order, 0, true, change[0]),
+                TokenStatus::NothingMoved
+            );
+            for pos in 1..5 {
+                let s = token_status(&order, pos, true, change[order[pos]]);
+                assert_ne!(s, TokenStatus::NothingMoved);
+                if pe != Positions::None {
+                    assert!(matches!(s, TokenStatus::Visible(_)), "{pe:?} {pos}: {s:?}");
+                }
+            }
+            // Without a mask every token sees the whole, reordered sentence.
+            let change = output_changes(&order, pe, false);
+            for pos in 0..5 {
+                let s = token_status(&order, pos, false, change[order[pos]]);
+                let expected = if pe == Positions::None {
+                    TokenStatus::Invisible
+                } else {
+                    TokenStatus::Visible(change[order[pos]])
+                };
+                assert_eq!(s, expected, "{pe:?} {pos}");
+            }
+        }
+    }
 
     #[test]
     fn a_causal_mask_without_positions_changes_exactly_the_tokens_whose_predecessors_changed() {

@@ -80,7 +80,8 @@ impl AttentionState {
             Some(raw) => {
                 let list = read_index_list("order", &raw, DEMO_TOKENS - 1, DEMO_TOKENS, notices);
                 if list.len() == DEMO_TOKENS {
-                    list
+                    // Equal words swapped are the same sentence, and one order.
+                    crate::encoding::attention::canonical_order(&list)
                 } else {
                     notices.push(
                         "order",

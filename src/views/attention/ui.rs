@@ -2,7 +2,10 @@
 
 use leptos::prelude::*;
 
-use crate::encoding::attention::{attend, output_changes, Positions, TOKENS};
+use crate::encoding::attention::{
+    attend, canonical_order, output_changes, reordered, token_status, Positions, TokenStatus,
+    TOKENS,
+};
 use crate::export::csv;
 use crate::format::sig;
 use crate::render::charts::{fit_y_range, LineChart, SeriesStyle};
@@ -47,7 +50,9 @@ fn PermutationPanel() -> impl IntoView {
     let canvas = ChartRef::new();
     let dragging = RwSignal::new(None::<usize>);
     let shuffles = StoredValue::new(0u64);
-    let set_order = move |order: Vec<usize>| state.update(|s| s.attention.order = order);
+    // Equal words swapped are the same sentence (`canonical_order`).
+    let set_order =
+        move |order: Vec<usize>| state.update(|s| s.attention.order = canonical_order(&order));
     let shuffle = move |_| {
         // A seeded Fisher–Yates shuffle that never returns the current order.
         let current = attention_state.with_untracked(|a| a.order.clone());
@@ -60,7 +65,7 @@ fn PermutationPanel() -> impl IntoView {
                 let j = ((rng.sample().abs() * 1e6) as usize) % (i + 1);
                 order.swap(i, j);
             }
-            if order != current {
+            if canonical_order(&order) != current {
                 shuffles.set_value(n);
                 set_order(order);
                 break;
@@ -96,7 +101,6 @@ fn PermutationPanel() -> impl IntoView {
             let pos_kind = if with_pe { positions(a.pe) } else { Positions::None };
             let words: Vec<&str> = a.order.iter().map(|&i| TOKENS[i]).collect();
             let result = attend(&words, pos_kind, a.causal);
-            let shuffled = a.order.iter().enumerate().any(|(pos, &i)| pos != i);
             let change = changes.with(|(none, pe)| if with_pe { pe.clone() } else { none.clone() });
             // One HTML string (fixed tokens and numbers only): far less wasm than typed rows.
             let mask = if a.causal { ", causal mask" } else { ", no mask" };
@@ -108,15 +112,12 @@ fn PermutationPanel() -> impl IntoView {
             let mut html = format!("<caption>{caption}</caption><thead><tr><th>pos</th><th>token</th><th>output</th><th>vs. original order</th></tr></thead><tbody>");
             for (pos, &i) in a.order.iter().enumerate() {
                 let shown: Vec<String> = result.outputs[pos].iter().take(4).map(|v| sig(*v, 3)).collect();
-                let same = change[i] < 1e-9;
-                // An unchanged output under a shuffle is the failure the lesson names.
-                let (status, class) = if !shuffled {
-                    ("original order (change 0)".to_string(), "")
-                } else if same {
-                    // Differences at the level of float rounding are zero.
-                    ("order invisible (change ≈ 0)".to_string(), "order-invisible")
-                } else {
-                    (format!("order visible (change {})", sig(change[i], 3)), "order-visible")
+                // An unchanged output under a reordering is the failure the lesson names.
+                let (status, class) = match token_status(&a.order, pos, a.causal, change[i]) {
+                    TokenStatus::Original => ("original order (change 0)".to_string(), ""),
+                    TokenStatus::NothingMoved => ("nothing it attends to moved (change 0)".to_string(), ""),
+                    TokenStatus::Invisible => ("order invisible (change ≈ 0)".to_string(), "order-invisible"),
+                    TokenStatus::Visible(c) => (format!("order visible (change {})", sig(c, 3)), "order-visible"),
                 };
                 html += &format!(
                     "<tr class=\"{class}\"><td>{pos}</td><th scope=\"row\">{} (#{i})</th><td class=\"vec\">[{}, …]</td><td>{status}</td></tr>",
@@ -134,7 +135,7 @@ fn PermutationPanel() -> impl IntoView {
                 if none.iter().all(|d| d.abs() < 1e-9) {
                     // Zero-height bars would be invisible: draw the zero as a labelled line.
                     line_series(
-                        if attention_state.with(|a| a.order.iter().enumerate().any(|(pos, &i)| pos != i)) {
+                        if attention_state.with(|a| reordered(&a.order)) {
                             "without PE: change = 0 for every token (order invisible)".into()
                         } else {
                             "without PE: change = 0 (original order)".into()
@@ -233,7 +234,7 @@ fn PermutationPanel() -> impl IntoView {
     };
     let summary = move || {
         let zero = changes.with(|(none, _)| none.iter().all(|d| d.abs() < 1e-9));
-        let shuffled = attention_state.with(|a| a.order.iter().enumerate().any(|(pos, &i)| pos != i));
+        let shuffled = attention_state.with(|a| reordered(&a.order));
         let without = match (shuffled, zero) {
             (false, _) => "the original order, so nothing has changed yet",
             (true, true) => "without PE: change = 0 for every token (order invisible)",
