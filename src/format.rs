@@ -24,6 +24,11 @@ pub fn sig(v: f64, digits: usize) -> String {
     }
 }
 
+/// `n` and its noun, singular for one: "1 position", "5 positions".
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Numbers as a text box shows and reads them: shortest round-trip decimals, ", "-separated.
 pub fn number_list(values: &[f64]) -> String {
     values
@@ -183,6 +188,13 @@ pub fn sinusoidal_cell(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_count_is_singular_for_one() {
+        assert_eq!(count(1, "position", "positions"), "1 position");
+        assert_eq!(count(0, "position", "positions"), "0 positions");
+        assert_eq!(count(512, "position", "positions"), "512 positions");
+    }
 
     #[test]
     fn lists_in_words() {

@@ -120,7 +120,7 @@ fn SlopesPanel(bias_state: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl 
     };
     view! {
         <Panel id=ID>
-            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Bar chart of the ALiBi slopes of {} heads.", bias_state.with(|b| b.heads))) paint=paint height=240.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Bar chart of the ALiBi slopes of {}.", crate::format::count(bias_state.with(|b| b.heads), "head", "heads"))) paint=paint height=240.0/>
             <p class="readout">{note}</p>
             <p class="about">{crate::captions::ALIBI_SLOPES}</p>
             <ExportButtons chart=canvas stem=Signal::derive(move || format!("{ID}_heads{}", bias_state.with(|b| b.heads))) csv=csv_cb snippet=snippet/>
@@ -192,7 +192,7 @@ fn AlibiBiasPanel(bias_state: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> im
     });
     view! {
         <Panel id=ID>
-            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Causal ALiBi bias matrix of head {} over {} positions; grey cells are masked.", bias_state.with(|b| b.head_in_range()), bias_state.with(|b| b.seq_len))) paint=paint height=320.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || format!("Causal ALiBi bias matrix of head {} over {}; grey cells are masked.", bias_state.with(|b| b.head_in_range()), crate::format::count(bias_state.with(|b| b.seq_len), "position", "positions"))) paint=paint height=320.0/>
             <p class="readout">{move || format!("Head {}: slope_h = {}. Grey: future keys, masked in causal attention.", bias_state.with(|b| b.head_in_range()), sig(slope.get(), 6))}</p>
             <p class="about">{crate::captions::ALIBI_BIAS}</p>
             <ExportButtons chart=canvas stem=Signal::derive(move || format!("{ID}_head{}", bias_state.with(|b| b.head_in_range()))) csv=csv_cb snippet=snippet/>

@@ -222,7 +222,7 @@ pub(super) fn BoundPanel() -> impl IntoView {
                     <StateRange spec=BB_THETA get=|s| s.models.theta put=|s, v| s.models.theta = v/>
                 </div>
             })}
-            <ChartCanvas chart=canvas label=Signal::derive(move || { let (d, b) = dims.get(); format!("B(Δ), the sum of cos(Δ·ω_i) over the {} pairs of D = {d} at base {}, against Δ on a log axis.", d / 2, base_text(b)) }) paint=paint height=300.0/>
+            <ChartCanvas chart=canvas label=Signal::derive(move || { let (d, b) = dims.get(); format!("B(Δ), the sum of cos(Δ·ω_i) over the {} of D = {d} at base {}, against Δ on a log axis.", crate::format::count(d / 2, "pair", "pairs"), base_text(b)) }) paint=paint height=300.0/>
             <p class="readout bound-readout" node_ref=readout></p>
             <p class="about">{crate::captions::BASE_BOUND}</p>
             <ExportButtons chart=canvas stem=Signal::derive(move || { let (d, b) = dims.get(); format!("{ID}_D{d}_base{b}") }) csv=csv_cb/>

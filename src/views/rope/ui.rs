@@ -102,7 +102,7 @@ pub fn RopeView() -> impl IntoView {
                     s.head_dim - d
                 )
             } else {
-                format!("All {d} dims rotate, in {} pairs.", d / 2)
+                format!("All {d} dims rotate, in {}.", crate::format::count(d / 2, "pair", "pairs"))
             }
         })
     };

@@ -281,7 +281,7 @@ fn SimilarityPanel(
         })
     });
     let label_m =
-        Signal::derive(move || format!("Heatmap of PE·PEᵀ over {} positions.", seq_len.get()));
+        Signal::derive(move || format!("Heatmap of PE·PEᵀ over {}.", crate::format::count(seq_len.get(), "position", "positions")));
     let label_c =
         Signal::derive(move || format!("Dot product of PE[{}] with every position.", p0.get()));
     let show_controls = ctx.state.with_untracked(|s| s.show_controls);
