@@ -140,18 +140,21 @@ pub fn output_changes(order: &[usize], positions: Positions, causal: bool) -> Ve
 /// sentence: two orders that spell the same words are one sentence (swapping the two "the"
 /// changes nothing), and a word's number is the original word it is matched with.
 pub fn canonical_order(order: &[usize]) -> Vec<usize> {
-    let mut out = order.to_vec();
-    for word in TOKENS {
-        let places: Vec<usize> = (0..order.len())
-            .filter(|&p| TOKENS.get(order[p]) == Some(&word))
-            .collect();
-        let mut indices: Vec<usize> = places.iter().map(|&p| order[p]).collect();
-        indices.sort_unstable();
-        for (p, i) in places.into_iter().zip(indices) {
-            out[p] = i;
-        }
-    }
-    out
+    // Each position takes the first original index of its word not yet taken.
+    let mut taken = [false; TOKENS.len()];
+    order
+        .iter()
+        .map(|&i| {
+            let word = TOKENS.get(i);
+            match (0..TOKENS.len()).find(|&j| !taken[j] && TOKENS.get(j) == word) {
+                Some(j) => {
+                    taken[j] = true;
+                    j
+                }
+                None => i,
+            }
+        })
+        .collect()
 }
 
 /// Whether `order` spells another sentence than the original (not merely the same words with
