@@ -280,11 +280,14 @@ test('Why position? with a causal mask: without positions the outputs change whe
   // "the man bit the dog" (the default) under a causal mask: the front "the" sees only itself,
   // which did not move; with positions too its output is unchanged, and not called invisible.
   await page.goto(`${app.server.url}?view=attention&causal=1`);
+  const pe = page.locator('.demo-table[data-condition="pe"]');
+  await pe.locator('caption', { hasText: 'causal mask' }).waitFor({ state: 'attached' });
   await settle(page);
-  const front = page.locator('.demo-table[data-condition="pe"] tbody tr').first();
-  assert.equal(await front.locator('th').innerText(), 'the (#0)');
-  assert.match(await front.locator('td:last-child').innerText(), /^nothing it attends to moved \(change 0\)/);
-  assert.equal(await front.getAttribute('class'), '');
+  // textContent: a panel out of sight while the page settles is not rendered (innerText '').
+  const front = await pe.locator('tbody tr').first().evaluate((r) => [r.querySelector('th').textContent, r.querySelector('td:last-child').textContent, r.className]);
+  assert.equal(front[0], 'the (#0)');
+  assert.match(front[1], /^nothing it attends to moved \(change 0\)/);
+  assert.equal(front[2], '');
   assert.deepEqual(errors, []);
   await context.close();
 });
