@@ -117,15 +117,23 @@ for (const name of selectedEngines()) {
           const before = await page.run(canvasHashes);
           let changed = false;
           for (const fraction of [0.37, 0.81, 0.05]) {
-            await page.run((id, f) => {
-              const el = document.getElementById(id);
-              const min = Number(el.min), max = Number(el.max), step = Number(el.step) || 1;
-              el.value = String(min + Math.round(((max - min) * f) / step) * step);
-              el.dispatchEvent(new Event('input', { bubbles: true }));
-              el.dispatchEvent(new Event('change', { bubbles: true }));
-            }, id, fraction);
-            await settle(page);
-            const after = await page.run(canvasHashes);
+            let after;
+            try {
+              await page.run((id, f) => {
+                const el = document.getElementById(id);
+                const min = Number(el.min), max = Number(el.max), step = Number(el.step) || 1;
+                el.value = String(min + Math.round(((max - min) * f) / step) * step);
+                el.dispatchEvent(new Event('input', { bubbles: true }));
+                el.dispatchEvent(new Event('change', { bubbles: true }));
+              }, id, fraction);
+              await settle(page);
+              after = await page.run(canvasHashes);
+            } catch (e) {
+              // Where it happened, for the retry's report (#45: WebKit's web process crashed
+              // here once, "Could not parse script result").
+              e.message = `${view}: #${id} at ${fraction} of its range: ${e.message}`;
+              throw e;
+            }
             if (after.some((h, i) => h !== before[i])) {
               changed = true;
               break;
