@@ -140,40 +140,66 @@ async function waitForPort(port, timeout = 15000) {
   }
 }
 
-/** The first free X display number, with Xvfb started on it. */
-async function startXvfb() {
-  for (let n = 90; n < 120; n++) {
-    if (fs.existsSync(`/tmp/.X11-unix/X${n}`) || fs.existsSync(`/tmp/.X${n}-lock`)) continue;
-    const proc = spawn('Xvfb', [`:${n}`, '-screen', '0', '1920x1200x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
-    const end = Date.now() + 10000;
-    while (!fs.existsSync(`/tmp/.X11-unix/X${n}`)) {
-      if (proc.exitCode !== null || Date.now() > end) break;
-      await pause(50);
-    }
-    if (fs.existsSync(`/tmp/.X11-unix/X${n}`)) return { display: `:${n}`, proc };
-    proc.kill();
-  }
-  throw new Error('Xvfb could not start a display');
+/** Waits for `proc` to exit: SIGTERM, then SIGKILL after `ms`. */
+async function stop(proc, ms = 5000) {
+  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise((r) => proc.once('exit', r));
+  proc.kill();
+  const timer = setTimeout(() => proc.kill('SIGKILL'), ms);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * Xvfb on a display of its own choosing: `-displayfd` has the server take the first free
+ * display under its own lock and write its number back, so two servers starting at once (or
+ * one starting while the last is still shutting down) never share a display. Picking the number
+ * here, by the socket files, once gave a browser a display that another server's exit then
+ * removed (#45: "cannot open display: :92"). Its output goes to `output`.
+ */
+async function startXvfb(output) {
+  const proc = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1920x1200x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+  proc.stderr.setEncoding('utf8');
+  proc.stderr.on('data', (text) => output(text.split('\n').filter(Boolean).map((l) => `Xvfb: ${l}`)));
+  proc.on('exit', (code, signal) => output([`Xvfb exited (${signal ?? code})`]));
+  const number = await new Promise((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => reject(new Error('Xvfb did not start a display in 10 s')), 10000);
+    proc.stdio[3].setEncoding('utf8');
+    proc.stdio[3].on('data', (chunk) => {
+      text += chunk;
+      if (text.includes('\n')) {
+        clearTimeout(timer);
+        resolve(text.trim());
+      }
+    });
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Xvfb exited (${code}) before it had a display`));
+    });
+  });
+  return { display: `:${number}`, proc };
 }
 
 async function webkitEngine() {
-  const x = await startXvfb();
-  const port = await freePort();
-  // The driver's output and its browsers' (MiniBrowser and WebKit's processes inherit it): the
-  // last lines are kept, for a spec to print when the browser died under it.
-  const driver = spawn('WebKitWebDriver', [`--port=${port}`], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DISPLAY: x.display } });
+  // The driver's output and its browsers' (MiniBrowser and WebKit's processes inherit it), and
+  // Xvfb's: the last lines are kept, for a spec to print when the browser died under it.
   const output = [];
+  const keep = (lines) => {
+    output.push(...lines);
+    output.splice(0, Math.max(0, output.length - 80));
+  };
+  const x = await startXvfb(keep);
+  const port = await freePort();
+  const driver = spawn('WebKitWebDriver', [`--port=${port}`], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DISPLAY: x.display } });
   for (const stream of [driver.stdout, driver.stderr]) {
     stream.setEncoding('utf8');
-    stream.on('data', (text) => {
-      output.push(...text.split('\n').filter(Boolean));
-      output.splice(0, Math.max(0, output.length - 80));
-    });
+    stream.on('data', (text) => keep(text.split('\n').filter(Boolean)));
   }
   await waitForPort(port);
   const base = `http://127.0.0.1:${port}`;
-  async function wd(method, path, body) {
-    const r = await fetch(base + path, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  async function wd(method, path, body, timeout) {
+    const r = await fetch(base + path, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body), signal: timeout ? AbortSignal.timeout(timeout) : undefined });
     const json = await r.json();
     if (json.value?.error) throw new Error(`webkit: ${json.value.error}: ${json.value.message}`);
     return json.value;
@@ -184,8 +210,9 @@ async function webkitEngine() {
     async newPage({ width = 1280, height = 900 } = {}) {
       // WebKitWebDriver drives one browser at a time: a page left open (a spec that failed
       // before closing it) is closed first.
-      for (const old of sessions) await wd('DELETE', `/session/${old}`).catch(() => {});
+      for (const old of sessions) await wd('DELETE', `/session/${old}`, undefined, 10000).catch(() => {});
       sessions.clear();
+      if (x.proc.exitCode !== null || x.proc.signalCode !== null) throw new Error(`webkit: the X display ${x.display} is gone (Xvfb exited)`);
       const s = await wd('POST', '/session', { capabilities: { alwaysMatch: { 'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] } } } });
       const id = s.sessionId;
       sessions.add(id);
@@ -215,16 +242,19 @@ async function webkitEngine() {
         },
         async close() {
           sessions.delete(id);
-          await wd('DELETE', at('')).catch(() => {});
+          await wd('DELETE', at(''), undefined, 10000).catch(() => {});
         },
       });
     },
     /** The browser's last lines of output (WebKit only). */
     log: () => output.join('\n'),
+    // Returns once the driver and Xvfb have exited; a driver that stopped answering is not
+    // waited for.
     async close() {
-      for (const id of sessions) await wd('DELETE', `/session/${id}`).catch(() => {});
-      driver.kill();
-      x.proc.kill();
+      for (const id of sessions) await wd('DELETE', `/session/${id}`, undefined, 10000).catch(() => {});
+      sessions.clear();
+      await stop(driver);
+      await stop(x.proc);
     },
   };
 }
