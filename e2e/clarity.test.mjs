@@ -13,7 +13,7 @@ test('rope-decay states RoFormer’s bound in one notation, and what the decay n
   assert.match(text, /Its Figure 2 plots the “relative upper bound”, the mean of \|S_i\| for i = 1 … D\/2 \(blue\)/);
   // Not read as the score's own bound: the blue curve is on its own scale.
   assert.match(text, /so it is not on the score's scale: for q = k = 1 the bound on the rotating dimensions is D times the blue curve/);
-  assert.match(text, /independent with mean zero, the expected score is zero at every Δ \(green\) and its spread does not shrink/);
+  assert.match(text, /independent with mean zero, the expected score is zero at every Δ \(green: the mean of 64 draws, which wobbles around zero\) and the spread of one draw's score \(√head_dim for unit-variance entries\) does not shrink with Δ/);
   // No imaginary unit i, no second pair index j, no k for a pair: i is the pair index.
   assert.doesNotMatch(text, /e\^\{i|Σ_j|θ_j|k<j/);
   assert.deepEqual(errors, []);

@@ -883,6 +883,34 @@ fn claims() -> Vec<Claim> {
                 assert!((rms / expected - 1.0).abs() < 0.15, "width {width}: {rms} against {expected}");
             }
         }),
+        claim("view:scaling", "turns at ω_i = base^(−2i/D) radians per position, a wavelength λ_i = 2π/ω_i", || {
+            let w = base_inv_freq(500.0, 32);
+            assert!(close(w[3], 500f64.powf(-6.0 / 32.0), 1e-15));
+            let r = Rope::plain(32, 1.0, 500.0, PairLayout::Interleaved);
+            assert!(close(r.wavelength(3), TAU / w[3], 1e-12));
+        }),
+        claim("view:bias", "BLOOM's code adds slope_h·n instead and MPT's slope_h·(n − L + 1)", || {
+            // transformers' own rows (tests/fixtures/alibi.json): BLOOM's entry for key n is
+            // slope·n and MPT's slope·(n − (L − 1)); each minus −slope·(m − n) is the same for
+            // every key of a row m.
+            let path = format!("{}/tests/fixtures/alibi.json", env!("CARGO_MANIFEST_DIR"));
+            let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+            let case = &doc["cases"][0];
+            let len = case["bloom_alibi_seq_len"].as_u64().unwrap() as usize;
+            let slope = pe_lab::encoding::bias::alibi_slopes(case["n_heads"].as_u64().unwrap() as usize)[0];
+            let row = |key: &str| -> Vec<f64> { case[key][0].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect() };
+            let (bloom, mpt) = (row("bloom_alibi_f32"), row("mpt_alibi_f32"));
+            for n in 0..len {
+                assert!(close(bloom[n], slope * n as f64, 1e-6));
+                assert!(close(mpt[n], slope * (n as f64 - (len as f64 - 1.0)), 1e-6));
+            }
+            let m = len - 1;
+            let ours = |n: usize| pe_lab::encoding::bias::alibi_bias(slope, m, n).unwrap();
+            for n in 0..=m {
+                assert!(close(bloom[n] - ours(n), bloom[0] - ours(0), 1e-5));
+                assert!(close(mpt[n] - ours(n), mpt[0] - ours(0), 1e-5));
+            }
+        }),
         claim("view:rope", "ω_i = base^(−2i/D)", || {
             let w = base_inv_freq(500.0, 32);
             assert!(close(w[3], 500f64.powf(-6.0 / 32.0), 1e-15));
@@ -940,14 +968,17 @@ fn claims() -> Vec<Claim> {
             }
             assert!(close(su[1], total / 4.0, 1e-12), "{} vs {}", su[1], total / 4.0);
         }),
-        claim("rope-decay", "the expected score is zero at every Δ (green) and its spread does not shrink", check_random_scores),
+        claim("rope-decay", "(green: the mean of 64 draws", || {
+            assert_eq!(pe_lab::encoding::rope::RANDOM_DRAWS, 64);
+        }),
+        claim("rope-decay", "the expected score is zero at every Δ (green: the mean of 64 draws, which wobbles around zero) and the spread of one draw's score (√head_dim for unit-variance entries) does not shrink with Δ", check_random_scores),
         claim("scaling-frequencies", "base·s^(D/(D−2))", check_ntk_base),
-        claim("scaling-score-distance", "(LongRoPE's default is α = √(1 + ln s / ln L₀))", || {
+        claim("scaling-score-distance", "(transformers' longrope default, from Phi-3's code, is α = √(1 + ln s / ln L₀))", || {
             let p = ScalingParams { factor: 16.0, long_factor: vec![1.0; 64], short_factor: vec![1.0; 64], seq_len: Some(65536), ..ScalingParams::default() };
             let l = scale(Method::LongRope, 10000.0, 128, &p).unwrap();
             assert!(close(l.attention, (1.0 + 16f64.ln() / 4096f64.ln()).sqrt(), 1e-12));
         }),
-        claim("scaling-score-distance", "The shaded range 0 to L₀ holds the distances the model saw in training", || {
+        claim("scaling-score-distance", "The shaded band holds the distances the model saw in training, 0 to L₀ − 1", || {
             // The trained range starts at distance 0: the chart's band is [0, L₀].
             let s = step_state("seed", "Position interpolation").scaling;
             assert_eq!(s.orig_ctx, 4096);
@@ -1008,7 +1039,7 @@ fn claims() -> Vec<Claim> {
             assert!((1_250_000..1_350_000).contains(&at), "{at}");
             assert!(at > EXACT_BREAK_SCAN);
         }),
-        claim("rope-wavelength", "these are the pairs that YaRN with β_slow = 1 and Llama 3 with low_freq_factor = 1 divide fully by s", || {
+        claim("rope-wavelength", "these are the pairs that YaRN with β_slow = 1 and Llama 3 with low_freq_factor = 1 divide fully by their scaling factor s", || {
             let (d, theta, l0) = (128, 10000.0, 4096);
             let base = base_inv_freq(theta, d);
             for method in [Method::Yarn, Method::Llama3] {

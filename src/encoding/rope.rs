@@ -307,7 +307,7 @@ pub fn scale(
             ] {
                 if list.len() != half {
                     return Err(ScalingError(format!(
-                        "LongRoPE needs {name} with {half} numbers (one per pair of the rotary width {d}); it has {}.",
+                        "{name} must have {half} numbers (one per pair of the rotary width {d}); it has {}.",
                         list.len()
                     )));
                 }
@@ -667,6 +667,30 @@ mod tests {
         assert_eq!(rotary_dim(80, 0.25), 20);
         assert_eq!(rotary_dim(64, 0.3), 18);
         assert_eq!(rotary_dim(7, 1.0), 6);
+    }
+
+    /// What the Context extension table says of a backwards ramp (β_fast ≤ β_slow): the
+    /// fast pairs are divided by s and the slow ones kept, as transformers computes it.
+    #[test]
+    fn a_backwards_yarn_ramp_divides_the_fast_pairs_and_keeps_the_slow_ones() {
+        let p = ScalingParams {
+            factor: 4.0,
+            beta_fast: 0.1,
+            beta_slow: 64.0,
+            ..ScalingParams::default()
+        };
+        let y = scale(Method::Yarn, 10000.0, 128, &p).unwrap();
+        let base = base_inv_freq(10000.0, 128);
+        let (lo, hi) = y.correction.unwrap();
+        assert!(lo > hi, "{lo} {hi}");
+        assert_eq!((lo, hi), (61.0, 17.0));
+        for (j, (w, b)) in y.inv_freq.iter().zip(&base).enumerate() {
+            if j <= 17 {
+                assert!((w - b / 4.0).abs() <= 1e-15 * b, "pair {j}");
+            } else if j >= 61 {
+                assert!((w - b).abs() <= 1e-15 * b, "pair {j}");
+            }
+        }
     }
 
     #[test]

@@ -180,7 +180,7 @@ impl BiasState {
             String::new()
         };
         format!(
-            "Here, for keys at or before the query: {}.{after}",
+            "Here, for keys at or before the query (distance m − n ≥ 0, the left half of the chart): {}.{after}",
             parts.join("; ")
         )
     }
@@ -204,7 +204,7 @@ mod tests {
         let s = BiasState::default();
         assert_eq!(
             s.t5_counts(),
-            "Here, for keys at or before the query: distances 0 to 7 get a bucket each; buckets 8 to 14 hold 4, 4, 7, 9, 14, 18, 27 distances; bucket 15 holds every distance from 91 on. Keys after the query get buckets 17 to 31 by the same rule, from distance 1."
+            "Here, for keys at or before the query (distance m − n ≥ 0, the left half of the chart): distances 0 to 7 get a bucket each; buckets 8 to 14 hold 4, 4, 7, 9, 14, 18, 27 distances; bucket 15 holds every distance from 91 on. Keys after the query get buckets 17 to 31 by the same rule, from distance 1."
         );
         let causal = BiasState {
             bidirectional: false,

@@ -111,11 +111,13 @@ fn SlopesPanel(bias_state: Memo<BiasState>, slopes: Computed<Vec<f64>>) -> impl 
             }
         } else {
             let c = 1usize << (usize::BITS - 1 - n.leading_zeros());
+            // Press et al.'s get_slopes: the 2c-head sequence's slopes 0, 2, 4, …, the first
+            // n − c of them, appended.
             let rest = match n - c {
-                1 => "the other one is the first slope".to_string(),
-                r => format!("the other {r} are every other slope"),
+                1 => "the last one is the first slope".to_string(),
+                r => format!("the last {r} are the 1st, 3rd, 5th, … slopes (the first {r} of those)"),
             };
-            format!("{n} is not a power of two: the first {c} slopes come from the {c}-head sequence, {rest} of the {}-head one.", 2 * c)
+            format!("{n} is not a power of two: the first {c} slopes come from the {c}-head sequence; {rest} of the {}-head one.", 2 * c)
         }
     };
     view! {

@@ -96,9 +96,9 @@ pub fn RopeView() -> impl IntoView {
                 "No dims rotate at this fraction: RoPE does nothing.".to_string()
             } else if d < s.head_dim {
                 format!(
-                    "{d} of {} dims rotate ({} pairs); the other {} pass through unchanged.",
+                    "{d} of {} dims rotate ({}); the other {} pass through unchanged.",
                     s.head_dim,
-                    d / 2,
+                    crate::format::count(d / 2, "pair", "pairs"),
                     s.head_dim - d
                 )
             } else {

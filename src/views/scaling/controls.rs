@@ -77,7 +77,10 @@ pub(super) fn OptionalNumber(
                 message.set((c != v).then(|| {
                     format!(
                         "{} ranges from {} to {}; used {c}.",
-                        spec.label, spec.min, spec.max
+                        // The label without its hint ("(blank: automatic)").
+                        spec.label.split(" (").next().unwrap_or(spec.label),
+                        spec.min,
+                        spec.max
                     )
                 }));
                 ctx.state.update(|s| put(&mut s.scaling, Some(c)));

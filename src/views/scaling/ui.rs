@@ -265,7 +265,7 @@ fn FrequenciesPanel(scaling_state: Memo<ScalingState>, results: Computed<Results
                                 "base at seq_len: base·(s·max(seq_len, L₀)/L₀ − (s − 1))^(D/(D−2)) = {}",
                                 sig(t, 6)
                             ),
-                            _ => format!("NTK-aware base base·s^(D/(D−2)) = {}", sig(t, 6)),
+                            _ => format!("NTK-aware base: base·s^(D/(D−2)) = {}", sig(t, 6)),
                         });
                     }
                     if let Some((lo, hi)) = s.correction {
@@ -277,6 +277,14 @@ fn FrequenciesPanel(scaling_state: Memo<ScalingState>, results: Computed<Results
                                 sig(lo, 4),
                                 sig(hi, 4),
                                 last
+                            )
+                        } else if lo > hi {
+                            // β_fast ≤ β_slow: transformers' ramp, (i − lo)/(hi − lo) clamped
+                            // to [0, 1], is 1 on the fast pairs and 0 on the slow ones.
+                            format!(
+                                "ramp over pairs {} to {}, backwards (β_fast ≤ β_slow): the fast pairs are divided by s and the slow ones kept",
+                                sig(lo, 4),
+                                sig(hi, 4)
                             )
                         } else {
                             format!("ramp over pairs {} to {}", sig(lo, 4), sig(hi, 4))
@@ -441,7 +449,7 @@ fn ScoreDistancePanel(scaling_state: Memo<ScalingState>, results: Computed<Resul
                 bands: vec![Band {
                     x0: 0.0,
                     x1: l0.min(n as f64),
-                    label: format!("trained range 0…{l0}"),
+                    label: format!("trained distances 0…{}", l0 - 1.0),
                 }],
             };
             paint_lines(p, &chart)
