@@ -76,9 +76,8 @@ pub(super) fn OptionalNumber(
                 let c = spec.clamp(v);
                 message.set((c != v).then(|| {
                     format!(
-                        "{} ranges from {} to {}; used {c}.",
-                        // The label without its hint ("(blank: automatic)").
-                        spec.label.split(" (").next().unwrap_or(spec.label),
+                        // Under the control: its label, with its hint, is right above.
+                        "The range is {} to {}; used {c}.",
                         spec.min,
                         spec.max
                     )
