@@ -281,14 +281,26 @@ test('hl_cols and hl_pos outline columns and rows; the column loop shows live va
   assert.deepEqual(errors, []);
   await context.close();
   // The concatenated layout: the loop follows its rule, and its live value is the view's.
+  // hl_cols names interleaved columns (5: pair 2's cos), which this layout puts at column 6:
+  // the heatmap's outline, the loop and the table's marked row all show that one pair.
   const concat = await openApp(app.browser, `${app.server.url}?view=sinusoidal&d_model=8&seq_len=50&p0=10&hl_cols=5&layout=concat`);
+  const outline = await concat.page.$$eval('[data-panel="pe-heatmap"] .chart-overlay .mark-hl', (rs) => rs.map((r) => Number(r.getAttribute('x'))));
+  const [px0, , px1] = (await concat.page.locator('[data-panel="pe-heatmap"] canvas').getAttribute('data-plot')).split(',').map(Number);
   await reveal(concat.page, 'pe-index');
   const cloop = await concat.page.locator('[data-panel="pe-index"] .column-loop').innerText();
   assert.match(cloop, /if col < half:/);
-  assert.match(cloop, /col = 5 ≥ half = 4: cos, pair i = col - half = 1/);
-  const cm = cloop.match(/PE\[10\]\[5\] = cos\(([\d.e-]+)\) = ([\d.e-]+)/);
-  const cangle = 10 / 10000 ** (2 / 8);
+  assert.match(cloop, /col = 6 ≥ half = 4: cos, pair i = col - half = 2/);
+  const cm = cloop.match(/PE\[10\]\[6\] = cos\(([\d.e-]+)\) = ([\d.e-]+)/);
+  const cangle = 10 / 10000 ** (4 / 8);
   assert.ok(cm && Math.abs(Number(cm[1]) - cangle) < 1e-7 && Math.abs(Number(cm[2]) - Math.cos(cangle)) < 1e-7, cloop);
+  assert.deepEqual(await concat.page.$$eval('.index-table tr.hl', (rs) => rs.map((r) => r.dataset.pair)), ['2']);
+  assert.equal(outline.length, 1);
+  assert.ok(Math.abs(outline[0] - (px0 + (6 / 8) * (px1 - px0))) < 1, `the outline is on column 6 of 8: x ${outline[0]} in ${px0}…${px1}`);
+  // A click on pair 3's row writes its interleaved columns; the loop shows its cos column, 7.
+  await concat.page.locator('.index-table tr[data-pair="3"] td').first().click();
+  await settle(concat.page);
+  assert.equal(new URL(concat.page.url()).searchParams.get('hl_cols'), '7,6');
+  assert.match(await concat.page.locator('[data-panel="pe-index"] .column-loop').innerText(), /col = 7 ≥ half = 4: cos, pair i = col - half = 3/);
   assert.match(await concat.page.locator('[data-panel="pe-index"] figcaption').nth(1).innerText(), /col < ⌈d_model\/2⌉ → i = col/);
   assert.deepEqual(concat.errors, []);
   await concat.context.close();

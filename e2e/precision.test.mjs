@@ -38,7 +38,7 @@ test('every precision control moves its charts and the URL', async () => {
   await settle(page);
   assert.equal(query(page).get('paths'), 'exact,hf_bf16,bf16_cache,fp16_seq');
   assert.notEqual((await snapshot(page))['precision-error'], before['precision-error']);
-  await page.locator('#ctl-precision-preset').selectOption('Llama 3 (head_dim 128, base 500000)');
+  await page.locator('#ctl-precision-preset').selectOption('Llama 3 (D = 128, base 500,000)');
   await settle(page);
   assert.deepEqual([query(page).get('head_dim'), query(page).get('theta')], ['128', '500000']);
   assert.deepEqual(errors, []);

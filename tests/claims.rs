@@ -811,6 +811,17 @@ fn claims() -> Vec<Claim> {
             let p = Sinusoid::new(64, 500.0, Layout::Concat);
             assert!(close(p.omegas[7], 500f64.powf(-14.0 / 64.0), 1e-15));
         }),
+        claim("pe-spectrum", "Pairs whose wavelength λ_i exceeds seq_len − 1 (the dotted grey line is at seq_len) never complete a turn inside the sequence", || {
+            // Positions 0 … seq_len − 1 span an angle (seq_len − 1)·ω_i: under a full turn
+            // exactly when λ_i > seq_len − 1.
+            for (seq_len, d_model) in [(50usize, 128usize), (100, 20), (7, 64)] {
+                let p = pe(d_model);
+                for i in 0..p.omegas.len() {
+                    let under_a_turn = (seq_len - 1) as f64 * p.omegas[i] < TAU;
+                    assert_eq!(under_a_turn, p.wavelength(i) > (seq_len - 1) as f64);
+                }
+            }
+        }),
         claim("pe-spectrum", "at most a quarter turn (π/2), like a clock hand that moves no more than a quarter of the dial: that is, λ_i ≥ 4·(seq_len − 1)", || {
             for (seq_len, d_model) in [(50usize, 128usize), (100, 20), (7, 64)] {
                 let p = pe(d_model);
@@ -852,13 +863,17 @@ fn claims() -> Vec<Claim> {
             assert!((median - 0.48).abs() < 0.005, "{median}");
             assert!((4.5..5.5).contains(&(t.norm(0) / median)));
         }),
-        claim("learned-offset", "falls steeply over the first ten or so offsets Δ, then with ripples, first below zero at Δ = 74, as if training had half-discovered sinusoids; at larger offsets, averaged over fewer and fewer pairs, it swings above and below zero", || {
-            // MiniLM's table, averaged over every pos: 0.85 at Δ = 1, 0.21 at Δ = 9, then
-            // between about 0.1 and 0.45 until it first goes below zero at Δ = 74;
-            // past Δ = 200 it goes below −0.2 and above +0.3.
+        claim("learned-offset", "is 0.85 at Δ = 1, then falls while it oscillates, with a peak every 5 to 7 offsets (Δ = 6, 12, 17, …), first below zero at Δ = 74, as if training had half-discovered sinusoids; at larger offsets, averaged over fewer and fewer pairs, it swings above and below zero", || {
+            // MiniLM's table, averaged over every pos: 0.85 at Δ = 1; local peaks at 6, 12,
+            // 17, 22, … 5 to 7 apart, on a falling trend (0.21 at Δ = 9); first below zero at
+            // Δ = 74; past Δ = 200 it goes below −0.2 and above +0.3.
             let t = minilm();
             let mean = |k: usize| (0..512 - k).map(|p| t.cosine(p, p + k)).sum::<f64>() / (512 - k) as f64;
-            assert!(mean(1) > 0.8 && mean(9) < 0.25, "{} {}", mean(1), mean(9));
+            assert!((mean(1) - 0.85).abs() < 0.005, "{}", mean(1));
+            assert!(mean(9) < 0.25 && mean(6) < mean(1), "{} {}", mean(9), mean(6));
+            let peaks: Vec<usize> = (2..64).filter(|&k| mean(k) > mean(k - 1) && mean(k) > mean(k + 1)).collect();
+            assert_eq!(peaks[..3], [6, 12, 17], "{peaks:?}");
+            assert!(peaks.windows(2).all(|w| (5..=7).contains(&(w[1] - w[0]))), "{peaks:?}");
             assert!((1..74).all(|k| mean(k) > 0.0) && mean(74) < 0.0);
             let far: Vec<f64> = (200..512).map(mean).collect();
             assert!(far.iter().any(|&v| v < -0.2) && far.iter().any(|&v| v > 0.3));
@@ -1033,7 +1048,7 @@ fn claims() -> Vec<Claim> {
             assert_eq!(stored(Path::HfF32, 16_777_216), 16_777_216.0);
             assert_eq!(stored(Path::HfF32, 16_777_217), 16_777_216.0);
         }),
-        claim("precision-error", "2^−24 ≈ 6e-8, so the fast pairs drift past 0.1 rad after about 1.3 million positions (at head_dim 128 and base 10,000", || {
+        claim("precision-error", "2^−24 ≈ 6e-8, so the fast pairs drift past 0.1 rad after about 1.3 million positions (at D = 128 and base 10,000", || {
             assert!((2f64.powi(-24) - 6e-8).abs() < 0.1e-8);
             let at = break_at(Path::HfF32, 2_000_000).unwrap();
             assert!((1_250_000..1_350_000).contains(&at), "{at}");
@@ -1073,6 +1088,41 @@ fn claims() -> Vec<Claim> {
             assert!(close(yarn_mscale(40.0, 1.0), 0.1 * 40f64.ln() + 1.0, 1e-15));
         }),
         claim("precision-error", "(float16 from 65520)", check_f16_inf),
+        claim("precision-error", "at positions they still store exactly (every whole number up to 256 in bfloat16, 2048 in float16): ω_i and pos·ω_i, rounded to 8 or 11 significant bits, are off by 0.1 rad already", || {
+            let (bf, fp) = (break_at(Path::Bf16Cache, 4096).unwrap(), break_at(Path::Fp16Seq, 4096).unwrap());
+            assert!(bf < 256 && fp < 2048, "{bf} {fp}");
+            for p in 0..=256 {
+                assert_eq!(stored(Path::Bf16Cache, p), p as f64);
+            }
+            for p in 0..=2048 {
+                assert_eq!(stored(Path::Fp16Seq, p), p as f64);
+            }
+            assert_eq!((stored(Path::Bf16Cache, 257), stored(Path::Fp16Seq, 2049)), (256.0, 2048.0));
+            // 8 and 11 significant bits: the spacing just above 1 is 2^−7 and 2^−10.
+            assert_eq!(pe_lab::encoding::precision::to_bf16(1.0 + 2f32.powi(-7)), 1.0 + 2f32.powi(-7));
+            assert_eq!(pe_lab::encoding::precision::to_bf16(1.0 + 2f32.powi(-8)), 1.0);
+            assert_eq!(pe_lab::encoding::precision::to_f16(1.0 + 2f32.powi(-10)), 1.0 + 2f32.powi(-10));
+            assert_eq!(pe_lab::encoding::precision::to_f16(1.0 + 2f32.powi(-11)), 1.0);
+            // Thousands of times earlier than float32's 1.3 million.
+            assert!(1_250_000 / bf > 1000 && 1_250_000 / fp > 1000);
+        }),
+        claim("precision-angles", "(at 100,000, bfloat16's are up to 256 off)", || {
+            assert_eq!(pe_lab::views::precision::state::PrecisionState::default().pos, 100_000);
+            let worst = (99_000..=101_000u64).map(|p| (stored(Path::Bf16Cache, p) - p as f64).abs()).fold(0.0, f64::max);
+            assert_eq!(worst, 256.0);
+        }),
+        claim("view:learned", "N(0, 0.02²) as in BERT, GPT-2 used 0.01", || {
+            // BERT's initializer_range; GPT-2's wpe (openai/gpt-2 model.py: stddev=0.01).
+            let t = Table::random(512, 384, 7);
+            let (mut sum, mut n) = (0.0, 0.0);
+            for p in 0..512 {
+                for c in 0..384 {
+                    sum += f64::from(t.get(p, c)).powi(2);
+                    n += 1.0;
+                }
+            }
+            assert!(((sum / n).sqrt() - 0.02).abs() < 0.0005);
+        }),
         claim("lesson:models/Wavelengths after scaling", "λ′_i = 2π/ω′_i", check_wavelength),
         claim("lesson:models/Wavelengths after scaling", "a pair whose wavelength is under L₀/4 = 2,048 keeps its frequency, one over L₀ = 8,192 has it divided by 8", || {
             let m = pe_lab::gallery::ModelRow::find("llama-3.1-8b").unwrap();

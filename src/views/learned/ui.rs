@@ -348,7 +348,8 @@ fn HeatmapPanel(shared: LearnedShared) -> impl IntoView {
                     TableSource::File => crate::captions::LEARNED_HEATMAP_FILE,
                     TableSource::MiniLm => crate::captions::LEARNED_HEATMAP_TRAINED,
                 }}
-                {crate::captions::LEARNED_HEATMAP_MINILM}
+                // About MiniLM's own table: not said of a random or loaded one.
+                {move || (shared.learned_state.with(|l| l.table) == TableSource::MiniLm).then_some(crate::captions::LEARNED_HEATMAP_MINILM)}
             </p>
             <ExportButtons chart=canvas stem=Signal::derive(move || stem(&shared, ID)) csv=csv_cb npy=Some((big, npy_cb))/>
         </Panel>
@@ -461,7 +462,8 @@ fn SimilarityPanel(shared: LearnedShared) -> impl IntoView {
                     TableSource::File => crate::captions::LEARNED_SIMILARITY_FILE,
                     TableSource::MiniLm => crate::captions::LEARNED_SIMILARITY_TRAINED,
                 }}
-                {crate::captions::LEARNED_SIMILARITY_MINILM}
+                // About MiniLM's own table: not said of a random or loaded one.
+                {move || (shared.learned_state.with(|l| l.table) == TableSource::MiniLm).then_some(crate::captions::LEARNED_SIMILARITY_MINILM)}
             </p>
             <ExportButtons chart=canvas stem=Signal::derive(move || stem(&shared, ID)) csv=csv_cb/>
         </Panel>

@@ -104,15 +104,15 @@ pub struct PrecisionPreset {
 
 pub const PRECISION_PRESETS: [PrecisionPreset; 4] = [
     PrecisionPreset {
-        name: "LLaMA-2 (head_dim 128, base 10000)",
+        name: "Llama 2 (D = 128, base 10,000)",
         query: "head_dim=128&theta=10000",
     },
     PrecisionPreset {
-        name: "Llama 3 (head_dim 128, base 500000)",
+        name: "Llama 3 (D = 128, base 500,000)",
         query: "head_dim=128&theta=500000",
     },
     PrecisionPreset {
-        name: "Qwen2 (head_dim 128, base 1000000)",
+        name: "Qwen2 (D = 128, base 1,000,000)",
         query: "head_dim=128&theta=1000000",
     },
     PrecisionPreset {

@@ -191,7 +191,11 @@ fn PositionsPanel(precision_state: Memo<PrecisionState>) -> impl IntoView {
         precision_state.with(|s| {
             s.paths
                 .iter()
-                .map(|&p| format!("{}: {}", p.label(), distinct_positions(p, s.pos)))
+                .map(|&p| {
+                    // An infinite stored position is one of the values (see distinct_positions).
+                    let inf = if p.stored_position(s.pos).is_infinite() { " (∞ counted once)" } else { "" };
+                    format!("{}: {}{inf}", p.label(), distinct_positions(p, s.pos))
+                })
                 .collect::<Vec<_>>()
                 .join(" · ")
         })

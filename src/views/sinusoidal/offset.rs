@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::encoding::similarity::OffsetMap;
-use crate::encoding::sinusoidal::{column_of, ColumnKind};
+use crate::encoding::sinusoidal::{column_of, column_role, ColumnKind};
 use crate::encoding::{Layout, Sinusoid};
 use crate::export::csv;
 use crate::format::sig;
@@ -236,12 +236,18 @@ pub(super) fn IndexPanel(
     let state = use_context::<AppCtx>().expect("AppCtx").state;
     let highlight = select_state(state, |s| s.highlight.cols.clone());
     // The column the loop shows: the one under the pointer in the heatmap, else the first
-    // highlighted one, else column 5 (odd, so that `col - 1` shows).
+    // highlighted one, else column 5 (odd, so that `col - 1` shows). Highlights name columns
+    // of the interleaved layout (`hl_cols`, as the heatmap's outlines read them): here they are
+    // moved to where this layout puts them.
     let loop_col = Memo::new(move |_| {
-        let d = pe.with(|pe| pe.d_model);
+        let (d, layout) = pe.with(|pe| (pe.d_model, pe.layout));
+        let shown = |c: usize| {
+            let (i, kind) = column_role(c, d, Layout::Interleaved);
+            column_of(i, kind, d, layout)
+        };
         focus_col
             .get()
-            .or_else(|| highlight.with(|h| h.first().copied()))
+            .or_else(|| highlight.with(|h| h.first().filter(|&&c| c < d).and_then(|&c| shown(c))))
             .filter(|&c| c < d)
             .unwrap_or(5.min(d.saturating_sub(1)))
     });
@@ -291,7 +297,7 @@ pub(super) fn IndexPanel(
             let hl_pairs: Vec<usize> = highlight.with(|h| {
                 h.iter()
                     .filter(|&&c| c < pe.d_model)
-                    .map(|&c| pe.role(c).0)
+                    .map(|&c| column_role(c, pe.d_model, Layout::Interleaved).0)
                     .collect()
             });
             let mut html = format!(
@@ -408,7 +414,7 @@ pub(super) fn IndexPanel(
             let cols: Vec<usize> = pe.with_untracked(|pe| {
                 [ColumnKind::Sin, ColumnKind::Cos]
                     .into_iter()
-                    .filter_map(|k| column_of(i, k, pe.d_model, pe.layout))
+                    .filter_map(|k| column_of(i, k, pe.d_model, Layout::Interleaved))
                     .collect()
             });
             // Cos first when there is one, so that the loop shows `col - 1`.
