@@ -208,11 +208,24 @@ pub(super) fn ScoresPanel() -> impl IntoView {
                     }
                 })
                 .collect();
+            // From −0.3 unless a curve dips lower (GPT-NeoX-20B, DeepSeek-V3 and Llama 4
+            // Scout reach −0.34 to −0.40): then to the next tenth below its dip.
+            let dip = series
+                .iter()
+                .flat_map(|s| s.columns.iter().map(|c| c.lo))
+                .fold(0.0f64, f64::min);
             let chart = LineChart {
                 x_label: "distance Δ = m − n (log)".into(),
                 y_label: "score ÷ score at 0".into(),
                 x_range: (0.0, x_max),
-                y_range: (-0.3, 1.02),
+                y_range: (
+                    if dip < -0.3 {
+                        (dip * 10.0).floor() / 10.0
+                    } else {
+                        -0.3
+                    },
+                    1.02,
+                ),
                 y_log: false,
                 x_log: true,
                 series,
