@@ -782,6 +782,13 @@ fn claims() -> Vec<Claim> {
             }
         }),
         claim("permutation-demo", "8-dimensional", || assert_eq!(DIM, 8)),
+        claim("lesson:seed/Why position?", "With sinusoidal PE every token's change in the table is non-zero", || {
+            // The step's own order and settings (no causal mask): every token's output moves.
+            let s = step_state("seed", "Why position?").attention;
+            assert!(!s.causal);
+            let changes = output_changes(&s.order, Positions::Sinusoidal, false);
+            assert!(changes.iter().all(|c| *c > 1e-3), "{changes:?}");
+        }),
         claim("permutation-demo", "every change is zero", || {
             let order: Vec<usize> = (0..TOKENS.len()).rev().collect();
             assert!(output_changes(&order, Positions::None, false).iter().all(|c| c.abs() < 1e-12));
