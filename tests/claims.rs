@@ -782,7 +782,7 @@ fn claims() -> Vec<Claim> {
             }
         }),
         claim("permutation-demo", "8-dimensional", || assert_eq!(DIM, 8)),
-        claim("lesson:seed/Why position?", "With sinusoidal PE every token's change in the table is non-zero", || {
+        claim("lesson:seed/Why position?", "every token's change in the table non-zero, as sinusoidal PE does", || {
             // The step's own order and settings (no causal mask): every token's output moves.
             let s = step_state("seed", "Why position?").attention;
             assert!(!s.causal);
