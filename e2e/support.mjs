@@ -21,6 +21,19 @@ const TYPES = {
   '.webmanifest': 'application/manifest+json',
 };
 
+// Each file's gzip body, made once per content (as a static host or CDN keeps it): compressing
+// the 585 KB wasm at level 9 took 16–74 ms per request, which every page load (and the
+// benchmark's first chart) paid before the first byte. A file changed in place (the deploy
+// spec) is compressed again.
+const gzipCache = new Map();
+function gzipped(file, body) {
+  const hit = gzipCache.get(file);
+  if (hit && hit.body.equals(body)) return hit.gz;
+  const gz = zlib.gzipSync(body, { level: 9 });
+  gzipCache.set(file, { body, gz });
+  return gz;
+}
+
 /**
  * Serves `root` on 127.0.0.1 at a free port, under `prefix` ("/" or "/course/pe-lab/").
  * `recordErrors`: every HTML page gets the error recorder of engines.mjs first in its head.
@@ -60,7 +73,7 @@ export async function startServer({ root = DIST, prefix = '/', recordErrors = fa
     };
     if ((req.headers['accept-encoding'] || '').includes('gzip')) {
       headers['content-encoding'] = 'gzip';
-      res.writeHead(200, headers).end(zlib.gzipSync(body, { level: 9 }));
+      res.writeHead(200, headers).end(gzipped(file, body));
     } else {
       res.writeHead(200, headers).end(body);
     }
