@@ -261,7 +261,8 @@ test('the PNG of an off-screen chart exported right after a move is the current 
     const fresh = await openApp(app.browser, page.url());
     await reveal(fresh.page, 'pe-offset');
     // The panel has two charts; the PNG is one of them, pixel for pixel as a fresh load draws
-    // it. Pixels, not bytes: an opaque canvas's toBlob writes an RGB PNG, its toDataURL RGBA.
+    // it. Pixels, not bytes: toBlob and toDataURL may encode the same pixels differently (for
+    // an opaque canvas, Chromium's toBlob writes an RGB PNG and its toDataURL an RGBA one).
     const same = await fresh.page.evaluate(async (png) => {
       const pixels = (source, w, h) => {
         const c = Object.assign(document.createElement('canvas'), { width: w, height: h });
