@@ -24,10 +24,6 @@ pub struct Theme {
 }
 
 impl Theme {
-    /// The background of [`Theme::light`] and [`Theme::dark`] as CSS colours: an opaque chart
-    /// canvas is filled with it before its first paint (`ui::chart`).
-    pub const BACKGROUND_CSS: [&'static str; 2] = ["#fff", "#16181e"];
-
     pub fn light(scale: f64) -> Theme {
         Theme {
             background: RGBColor(255, 255, 255),
@@ -918,14 +914,6 @@ fn fit_text<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_css_backgrounds_are_the_themes() {
-        let hex = |c: RGBColor| format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2);
-        assert_eq!(Theme::BACKGROUND_CSS[0], "#fff");
-        assert_eq!(hex(Theme::light(1.0).background), "#ffffff");
-        assert_eq!(Theme::BACKGROUND_CSS[1], hex(Theme::dark(1.0).background));
-    }
 
     #[test]
     fn plot_rect_fractions() {

@@ -231,7 +231,6 @@ fn chart_canvas(chart: Chart) -> AnyView {
     });
     let node_ref = chart.canvas;
     node_ref.on_load(move |canvas| {
-        fill_opaque(&canvas, ctx.dark.get_untracked());
         observe_size(&canvas, laid_out);
         schedule::observe_on_screen(&canvas, slot);
     });
@@ -278,12 +277,11 @@ fn chart_canvas(chart: Chart) -> AnyView {
         let w = (css_w * dpr).min(MAX_CANVAS_PX).round() as u32;
         let css_h = if observed_h > 0.0 { observed_h } else { height };
         let h = (css_h * dpr).min(MAX_CANVAS_PX).round() as u32;
-        if (canvas.width(), canvas.height()) != (w, h) {
+        if canvas.width() != w {
             canvas.set_width(w);
+        }
+        if canvas.height() != h {
             canvas.set_height(h);
-            // Resizing cleared it: black, until the paint below covers it (or if it draws
-            // nothing).
-            fill_opaque(&canvas, dark);
         }
         if fitted_at.get() != (w, h) {
             fitted_at.set((w, h));
@@ -409,28 +407,6 @@ fn chart_canvas(chart: Chart) -> AnyView {
         <p class="chart-summary" aria-hidden="true">{move || shown_label.get()}</p>
     }
     .into_any()
-}
-
-/// Makes the chart canvas's 2D context opaque (`{alpha: false}`, which only its first
-/// `getContext` can ask for) and fills it with the theme's background. Every paint covers the
-/// whole canvas with that background, so nothing shows through it; an opaque canvas is then
-/// composited without blending and hides what is under it (headless Chromium's software
-/// compositor drew the decay chart's frame in 1.3 ms instead of 2.3). Called once the canvas is
-/// in the page and after each resize, which clears an opaque canvas to black.
-fn fill_opaque(canvas: &web_sys::HtmlCanvasElement, dark: bool) {
-    use wasm_bindgen::JsCast;
-    let options = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&options, &"alpha".into(), &false.into());
-    let Some(ctx) = canvas
-        .get_context_with_context_options("2d", &options)
-        .ok()
-        .flatten()
-        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
-    else {
-        return;
-    };
-    ctx.set_fill_style_str(Theme::BACKGROUND_CSS[usize::from(dark)]);
-    ctx.fill_rect(0.0, 0.0, canvas.width().into(), canvas.height().into());
 }
 
 /// Keeps `size` equal to the element's laid-out CSS width and height; stops when the component
